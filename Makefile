@@ -60,9 +60,9 @@ $(GOPLS):
 unit: deps gopls
 	$(GO) test -race -count=1 ./...
 
-## nested: modules of their own under interop/ and bench/ (kept out of the main module's dependencies).
+## nested: modules of their own under interop/, contrib/ and bench/ (kept out of the main module's dependencies).
 nested:
-	@for m in $$(find interop -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null) bench/go.mod; do \
+	@for m in $$(find interop contrib -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null) bench/go.mod; do \
 		d=$$(dirname $$m); \
 		echo "go vet, staticcheck and go test in $$d"; \
 		(cd $$d && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) test -race -count=1 ./...) || exit 1; \
@@ -77,12 +77,14 @@ check-generated: generate
 		exit 1; \
 	fi
 
-## fuzz: run every fuzz target for FUZZTIME each.
+## fuzz: run every fuzz target, the contrib/ modules' too, for FUZZTIME each.
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-			echo "fuzz $$pkg $$f"; \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	@for d in . $$(find contrib -mindepth 2 -maxdepth 2 -name go.mod -exec dirname {} \;); do \
+		for pkg in $$(cd $$d && $(GO) list ./...); do \
+			for f in $$(cd $$d && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+				echo "fuzz $$pkg $$f"; \
+				(cd $$d && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg) || exit 1; \
+			done; \
 		done; \
 	done
 

@@ -5,54 +5,10 @@
 
 package benchproto
 
-import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
-
 // AddParams are the params of add.
 type AddParams struct {
 	A int64 `json:"a"`
 	B int64 `json:"b"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x AddParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"a":`...)
-	b = jsonrpc.AppendInt(b, x.A)
-	b = append(b, `,"b":`...)
-	b = jsonrpc.AppendInt(b, x.B)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *AddParams) UnmarshalJSON(b []byte) error {
-	var v AddParams
-	var has struct {
-		A, B bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "a":
-			has.A = true
-			return jsonrpc.AtField("a", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.A)))
-		case "b":
-			has.B = true
-			return jsonrpc.AtField("b", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.B)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.A:
-		return jsonrpc.MissingField("a")
-	case !has.B:
-		return jsonrpc.MissingField("b")
-	}
-	*x = v
-	return nil
 }
 
 // AddResult is the result of add.
@@ -60,79 +16,9 @@ type AddResult struct {
 	Sum int64 `json:"sum"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x AddResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"sum":`...)
-	b = jsonrpc.AppendInt(b, x.Sum)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *AddResult) UnmarshalJSON(b []byte) error {
-	var v AddResult
-	var has struct {
-		Sum bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "sum":
-			has.Sum = true
-			return jsonrpc.AtField("sum", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Sum)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Sum:
-		return jsonrpc.MissingField("sum")
-	}
-	*x = v
-	return nil
-}
-
 // EchoParams are the params of echo.
 type EchoParams struct {
 	Text string `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EchoParams) UnmarshalJSON(b []byte) error {
-	var v EchoParams
-	var has struct {
-		Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // EchoResult is the result of echo.
@@ -140,77 +26,7 @@ type EchoResult struct {
 	Text string `json:"text"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EchoResult) UnmarshalJSON(b []byte) error {
-	var v EchoResult
-	var has struct {
-		Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
-}
-
 // TickParams are the params of tick.
 type TickParams struct {
 	Seq int64 `json:"seq"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TickParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"seq":`...)
-	b = jsonrpc.AppendInt(b, x.Seq)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TickParams) UnmarshalJSON(b []byte) error {
-	var v TickParams
-	var has struct {
-		Seq bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "seq":
-			has.Seq = true
-			return jsonrpc.AtField("seq", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Seq)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Seq:
-		return jsonrpc.MissingField("seq")
-	}
-	*x = v
-	return nil
 }

@@ -33,7 +33,7 @@ func (g *generator) appendObject(f *file, def *idl.TypeDef) error {
 	}
 	body = append(body, jen.Id("start").Op(":=").Len(jen.Id("b")))
 	body = append(body, members...)
-	body = append(body, jen.Return(jen.Qual(jsonrpcPkg, "CloseObject").Call(jen.Id("b"), jen.Id("start")), jen.Nil()))
+	body = append(body, jen.Return(impl("CloseObject").Call(jen.Id("b"), jen.Id("start")), jen.Nil()))
 	f.add(doc("AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes it, without reflection.").code().
 		Func().Params(jen.Id("x").Id(def.GoName)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).
 		Params(jen.Index().Byte(), jen.Error()).Block(body...))
@@ -90,7 +90,7 @@ func (g *generator) appendMember(fl *idl.Field) ([]jen.Code, bool) {
 // it assigns err.
 func (g *generator) appendValue(t *idl.Type, v, ptr jen.Code) (jen.Code, bool) {
 	call := func(helper string, arg jen.Code) jen.Code {
-		return jen.Id("b").Op("=").Qual(jsonrpcPkg, helper).Call(jen.Id("b"), arg)
+		return jen.Id("b").Op("=").Add(impl(helper)).Call(jen.Id("b"), arg)
 	}
 	check := func(expr jen.Code) (jen.Code, bool) {
 		return jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(expr), jen.Err().Op("!=").Nil()).Block(
@@ -110,13 +110,13 @@ func (g *generator) appendValue(t *idl.Type, v, ptr jen.Code) (jen.Code, bool) {
 	case idl.KindBoolean:
 		return call("AppendBool", v), false
 	case idl.KindNumber:
-		return check(jen.Qual(jsonrpcPkg, "AppendFloat").Call(jen.Id("b"), v))
+		return check(impl("AppendFloat").Call(jen.Id("b"), v))
 	case idl.KindObject:
 		if def := objectDef(t); def != nil && def.Type.Additional == nil {
 			return check(jen.Add(ptr).Dot("AppendJSON").Call(jen.Id("b")))
 		}
 	}
-	return check(jen.Qual(jsonrpcPkg, "AppendValue").Call(jen.Id("b"), ptr))
+	return check(impl("AppendValue").Call(jen.Id("b"), ptr))
 }
 
 // objectDef returns the object type t refers to, through aliases, or nil.

@@ -46,7 +46,7 @@ func (g *generator) arraySwitch(f *file, def *idl.TypeDef) []jen.Code {
 	for _, c := range arrays {
 		labels = append(labels, idl.ArrayLabel(c))
 	}
-	noItem := []jen.Code{jen.Return(jen.Qual(jsonrpcPkg, "AtIndex").Call(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(
+	noItem := []jen.Code{jen.Return(impl("AtIndex").Call(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(
 		jen.Lit(fmt.Sprintf("expected an item of %s, got JSON %%s", orList(labels))), jen.Id("itemKind"))))}
 	other, _ := g.catchAll(def)
 	if other >= 0 {
@@ -89,7 +89,7 @@ func (g *generator) arraySwitch(f *file, def *idl.TypeDef) []jen.Code {
 	}
 	if byMembers {
 		want := fmt.Sprintf("object matches the items of no array variant of %s; an item needs every required member of one item type: %s", def.Name, idl.ObjectRequirements(union))
-		none := []jen.Code{jen.Return(jen.Qual(jsonrpcPkg, "AtIndex").Call(jen.Lit(0), jen.Qual("errors", "New").Call(jen.Lit(want))))}
+		none := []jen.Code{jen.Return(impl("AtIndex").Call(jen.Lit(0), jen.Qual("errors", "New").Call(jen.Lit(want))))}
 		if catchAll >= 0 || other >= 0 {
 			none = fallback
 		}
@@ -100,7 +100,7 @@ func (g *generator) arraySwitch(f *file, def *idl.TypeDef) []jen.Code {
 	cases = append(cases, jen.Default().Block(fallback...))
 	return []jen.Code{
 		jen.Var().Id("item").Index().Byte(),
-		jen.If(jen.List(jen.Id("item"), jen.Err()).Op("=").Qual(jsonrpcPkg, "FirstItem").Call(jen.Id("b")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Switch(jen.Id("itemKind").Op(":=").Qual(jsonrpcPkg, "JSONKind").Call(jen.Id("item")), jen.Id("itemKind")).Block(cases...),
+		jen.If(jen.List(jen.Id("item"), jen.Err()).Op("=").Add(impl("FirstItem")).Call(jen.Id("b")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Switch(jen.Id("itemKind").Op(":=").Add(impl("JSONKind")).Call(jen.Id("item")), jen.Id("itemKind")).Block(cases...),
 	}
 }

@@ -53,7 +53,7 @@ func (g *generator) enum(f *file, def *idl.TypeDef) {
 		jen.Return(jen.False()),
 	))
 
-	read := jen.Qual(jsonrpcPkg, basicDecoder(&idl.Type{Kind: t.EnumBase})).Call(jen.Id("b"), jen.Op("&").Id("v"))
+	read := impl(basicDecoder(&idl.Type{Kind: t.EnumBase})).Call(jen.Id("b"), jen.Op("&").Id("v"))
 	if t.EnumBase == idl.KindInteger && t.Width != idl.Int64 {
 		read = rangeDecoder(&idl.Type{Kind: idl.KindInteger, Width: t.Width}, jen.Id("b"), jen.Op("&").Id("v"))
 	}

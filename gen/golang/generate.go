@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 	"sync"
 
@@ -51,11 +52,13 @@ func (f *file) add(code ...jen.Code) {
 	f.decls++
 }
 
-// Generate returns the Go files of p: types.go (objects and named types,
-// with their decoders), enums.go, unions.go, errors.go, protocol.go
-// (package doc, method names, options) and one file per role. Files
-// without declarations are left out. The output is gofmt-formatted and the same
-// bytes for the same input.
+// Generate returns the Go files of p: types.go (objects and named types),
+// enums.go, unions.go, errors.go, protocol.go (package doc, method names,
+// options) and one file per role. The JSON encoders and decoders of the
+// declarations in types.go, enums.go and unions.go are in types_json.go,
+// enums_json.go and unions_json.go. Files without declarations are left
+// out. The output is gofmt-formatted and the same bytes for the same
+// input.
 //
 // A protocol whose Go names would collide in the generated package gives
 // an [idl.Errors] positioned at the IDL names at fault.
@@ -105,6 +108,7 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		f.ImportName(jsonrpcPkg, "jsonrpc")
 		f.ImportName(framingPkg, "framing")
 		f.ImportName(httpPkg, "streamhttp")
+		f.ImportName(implPkg, "rpcimpl")
 		if err := part.build(f); err != nil {
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}
@@ -114,7 +118,7 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 	}
 	// Rendering and formatting, most of the work, need nothing from the
 	// generator: the files are rendered at the same time.
-	out := make([]gen.File, len(files))
+	out := make([][]gen.File, len(files))
 	errs := make([]error, len(files))
 	links := g.docLinks()
 	var wg sync.WaitGroup
@@ -128,25 +132,38 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 			return nil, err
 		}
 	}
-	return out, nil
+	return slices.Concat(out...), nil
 }
 
-// render renders f and formats it.
-func (f *file) render() (gen.File, error) {
+// render renders f and formats it: one file, or two when f's JSON codec
+// goes to a file of its own (see [codecParts]).
+func (f *file) render() ([]gen.File, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return gen.File{}, fmt.Errorf("golang: rendering %s: %w", f.path, err)
+		return nil, fmt.Errorf("golang: rendering %s: %w", f.path, err)
 	}
 	src, err := groupImports(linkComments(buf.Bytes(), f.links))
 	if err != nil {
-		return gen.File{}, fmt.Errorf("golang: formatting %s: %w", f.path, err)
+		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
 	}
-	return gen.File{Path: f.path, Content: src}, nil
+	if !codecParts[f.path] {
+		return []gen.File{{Path: f.path, Content: src}}, nil
+	}
+	decls, codec, err := splitCodec(src)
+	if err != nil {
+		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
+	}
+	files := []gen.File{{Path: f.path, Content: decls}}
+	if codec != nil {
+		files = append(files, gen.File{Path: codecFile(f.path), Content: codec})
+	}
+	return files, nil
 }
 
 // roleFiles names the file of each role after its Go name, in lower case
 // and without underscores (so that no suffix makes it a test or a
-// platform-specific file), unless another file has that name.
+// platform-specific file, and no role takes the name of a codec file such
+// as types_json.go), unless another file has that name.
 func roleFiles(roles [2]idl.Role) [2]string {
 	var files [2]string
 	for i, role := range roles {

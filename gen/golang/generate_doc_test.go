@@ -23,7 +23,7 @@ func TestGenerateDocNamesItsFiles(t *testing.T) {
 			doc = fn.Doc.Text()
 		}
 	}
-	named := regexp.MustCompile(`\b[a-z]+\.go\b`).FindAllString(doc, -1)
+	named := regexp.MustCompile(`\b[a-z_]+\.go\b`).FindAllString(doc, -1)
 	if len(named) == 0 {
 		t.Fatalf("Generate's doc names no file:\n%s", doc)
 	}

@@ -17,7 +17,13 @@ const (
 	jsonrpcPkg = "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	framingPkg = "github.com/rpcgen/rpcgen/runtime/framing"
 	httpPkg    = "github.com/rpcgen/rpcgen/runtime/streamhttp"
+	implPkg    = "github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
+
+// impl refers to name in package rpcimpl, which holds the encoders,
+// decoders and helpers that generated method bodies call (and nothing a
+// user of the generated package names).
+func impl(name string) *jen.Statement { return jen.Qual(implPkg, name) }
 
 // goType returns the Go type of a member of type t; optional tells whether
 // the member may be absent.

@@ -39,9 +39,9 @@ func checked(t *idl.Type) bool {
 // enforces t's range.
 func rangeDecoder(t *idl.Type, src, dst jen.Code) *jen.Statement {
 	if t.Kind == idl.KindNumber {
-		return jen.Qual(jsonrpcPkg, "DecodeFloatIn").Call(src, dst, floatBound(t.Minimum, -1), floatBound(t.Maximum, 1))
+		return impl("DecodeFloatIn").Call(src, dst, floatBound(t.Minimum, -1), floatBound(t.Maximum, 1))
 	}
-	return jen.Qual(jsonrpcPkg, "DecodeIntIn").Call(src, dst, intBound(t, t.Minimum, true), intBound(t, t.Maximum, false))
+	return impl("DecodeIntIn").Call(src, dst, intBound(t, t.Minimum, true), intBound(t, t.Maximum, false))
 }
 
 // rangeFunc returns a func([]byte, *T) error decoding a value of the

@@ -133,7 +133,7 @@ func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
 		body = append(body,
 			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x"))),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(jsonrpcPkg, "AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
+			jen.Return(impl("AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
 		)
 	} else {
 		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))))
@@ -162,7 +162,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error()
 	add := def.Type.Additional
 	if len(fields) == 0 && add == nil {
-		f.add(sig.Block(jen.Return(jen.Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), ignoreMembers()))))
+		f.add(sig.Block(jen.Return(impl("DecodeObject").Call(jen.Id("b"), ignoreMembers()))))
 		return nil
 	}
 	// Members no field takes: kept in Extra, or ignored.
@@ -171,7 +171,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 		other = []jen.Code{
 			jen.Var().Id("e").Add(goType(add, false)),
 			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, false, jen.Id("value"), jen.Id("e"))), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
+				jen.Return(impl("AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
 			),
 			jen.Id("v").Dot(extraField).Op("=").Append(jen.Id("v").Dot(extraField), jen.Qual(jsonrpcPkg, "Member").Types(goType(add, false)).Values(
 				jen.Id("Name").Op(":").String().Call(jen.Id("key")), jen.Id("Value").Op(":").Id("e"),
@@ -193,13 +193,13 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 		}
 		if !fl.Optional {
 			checks = append(checks, jen.Case(jen.Op("!").Id("has").Dot(fl.GoName)).Block(
-				jen.Return(jen.Qual(jsonrpcPkg, "MissingField").Call(jen.Lit(fl.Name))),
+				jen.Return(impl("MissingField").Call(jen.Lit(fl.Name))),
 			))
 			if !nullable(fl.Type) && kindOf(fl.Type) != idl.KindAny {
-				decode = jen.Qual(jsonrpcPkg, "NonNull").Call(jen.Id("value"), decode)
+				decode = impl("NonNull").Call(jen.Id("value"), decode)
 			}
 		}
-		stmts = append(stmts, jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.Lit(fl.Name), decode)))
+		stmts = append(stmts, jen.Return(impl("AtField").Call(jen.Lit(fl.Name), decode)))
 		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(stmts...))
 		if c := fl.Type.Const; c != nil {
 			lit, text, err := literal(c, fl.Type.Kind)
@@ -214,7 +214,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 			} else if pointer(fl.Type, g.held(fl)) {
 				cond = jen.Id("v").Dot(fl.GoName).Op("!=").Nil().Op("&&").Op("*").Id("v").Dot(fl.GoName).Op("!=").Add(lit)
 			}
-			checks = append(checks, jen.Case(cond).Block(jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(
+			checks = append(checks, jen.Case(cond).Block(jen.Return(impl("AtField").Call(
 				jen.Lit(fl.Name), jen.Qual("errors", "New").Call(jen.Lit("must be "+text))))))
 		}
 	}
@@ -223,7 +223,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 		body = append(body, jen.Var().Id("has").Struct(jen.List(has...).Bool()))
 	}
 	body = append(body,
-		jen.Err().Op(":=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
+		jen.Err().Op(":=").Add(impl("DecodeObject")).Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
 			append(switchOn(cases), other...)...,
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -266,10 +266,10 @@ func aOrAn(name string) string {
 func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target *jen.Statement) *jen.Statement {
 	dst := jen.Op("&").Add(target)
 	if threeState(t, optional) {
-		return jen.Qual(jsonrpcPkg, "DecodeNullable").Call(src, dst, g.valueDecoder(t))
+		return impl("DecodeNullable").Call(src, dst, g.valueDecoder(t))
 	}
 	if pointer(t, optional) {
-		return jen.Qual(jsonrpcPkg, "DecodeOptional").Call(src, dst, g.valueDecoder(t))
+		return impl("DecodeOptional").Call(src, dst, g.valueDecoder(t))
 	}
 	if g.container(t) {
 		return g.decodeContainer(t, src, dst)
@@ -281,7 +281,7 @@ func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target 
 		return rangeDecoder(t, src, dst)
 	}
 	if helper := basicDecoder(t); helper != "" {
-		return jen.Qual(jsonrpcPkg, helper).Call(src, dst)
+		return impl(helper).Call(src, dst)
 	}
 	return jen.Qual(jsonPkg, "Unmarshal").Call(src, dst)
 }
@@ -308,19 +308,19 @@ func basicDecoder(t *idl.Type) string {
 func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
 	helper := "DecodeArray"
 	if t.Kind == idl.KindMap && t.Key != nil {
-		return jen.Qual(jsonrpcPkg, "DecodeKeyedMap").Call(src, dst, jen.Lit(t.Key.IntegerKey()), g.valueDecoder(t.Key), g.elemDecoder(t.Elem))
+		return impl("DecodeKeyedMap").Call(src, dst, jen.Lit(t.Key.IntegerKey()), g.valueDecoder(t.Key), g.elemDecoder(t.Elem))
 	}
 	if t.Kind == idl.KindMap {
 		helper = "DecodeMap"
 	}
-	return jen.Qual(jsonrpcPkg, helper).Call(src, dst, g.elemDecoder(t.Elem))
+	return impl(helper).Call(src, dst, g.elemDecoder(t.Elem))
 }
 
 // elemDecoder returns a func([]byte, *T) error decoding an element of
 // type t of a list or map.
 func (g *generator) elemDecoder(t *idl.Type) jen.Code {
 	if pointer(t, false) { // a nullable element is held through a pointer
-		return jen.Qual(jsonrpcPkg, "Unmarshal").Index(goType(t, false))
+		return impl("Unmarshal").Index(goType(t, false))
 	}
 	return g.valueDecoder(t)
 }
@@ -334,14 +334,14 @@ func (g *generator) valueDecoder(t *idl.Type) jen.Code {
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Id("v"))),
 		)
 	case t.Kind == idl.KindRef && g.hasDecoder(t.Ref):
-		return jen.Qual(jsonrpcPkg, "UnmarshalJSON").Index(jen.Id(t.Ref.GoName))
+		return impl("UnmarshalJSON").Index(jen.Id(t.Ref.GoName))
 	case checked(t):
 		return rangeFunc(t)
 	}
 	if helper := basicDecoder(t); helper != "" {
-		return jen.Qual(jsonrpcPkg, helper).Index(baseType(t))
+		return impl(helper).Index(baseType(t))
 	}
-	return jen.Qual(jsonrpcPkg, "Unmarshal").Index(baseType(t))
+	return impl("Unmarshal").Index(baseType(t))
 }
 
 // custom reports whether values of t decode through a generated

@@ -156,7 +156,7 @@ func (g *generator) nullIsAbsent(fl *idl.Field) []jen.Code {
 	if !g.plain(fl) || fl.Type.Const == nil && (fl.Type.Kind != idl.KindRef || !g.hasDecoder(fl.Type.Ref)) {
 		return nil
 	}
-	return []jen.Code{jen.If(jen.Qual(jsonrpcPkg, "JSONKind").Call(jen.Id("value")).Op("==").Lit("null")).Block(
+	return []jen.Code{jen.If(impl("JSONKind").Call(jen.Id("value")).Op("==").Lit("null")).Block(
 		jen.Return(jen.Nil()),
 	)}
 }

@@ -285,7 +285,7 @@ func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 			if nullable(m.Params) && !m.ParamsOptional {
 				// nil is sent as "params": null, which the method accepts.
 				body = append(body,
-					jen.Var().Id("sent").Any().Op("=").Qual(jsonrpcPkg, "NullValue"),
+					jen.Var().Id("sent").Any().Op("=").Add(impl("NullValue")),
 					jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("sent").Op("=").Id("params")),
 				)
 				params = jen.Id("sent")
@@ -307,7 +307,7 @@ func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 				jen.If(jen.Err().Op(":=").Add(call(jen.Op("&").Id("result"))), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Err()),
 				),
-				jen.Return(jen.Qual(jsonrpcPkg, "ExpectNull").Call(jen.Id(nameConst(m)), jen.Id("result"))),
+				jen.Return(impl("ExpectNull").Call(jen.Id(nameConst(m)), jen.Id("result"))),
 			)
 		case m.Result == nil:
 			body = append(body, jen.Return(call(jen.Nil())))
@@ -395,7 +395,7 @@ func (g *generator) decodeParams(m *idl.Method) (body, args []jen.Code) {
 		body = append(body, jen.Var().Id("params").Add(baseType(m.Params)), decodeInto(jen.Op("&").Id("params")))
 		return body, append(args, jen.Op("&").Id("params"))
 	}
-	missing := jen.Return(jen.Nil(), jen.Qual(jsonrpcPkg, "MissingParams").Call())
+	missing := jen.Return(jen.Nil(), impl("MissingParams").Call())
 	switch {
 	case m.ParamsOptional:
 	case nullable(m.Params):

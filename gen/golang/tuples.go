@@ -157,7 +157,7 @@ func (g *generator) decodeItems(f *file, def *idl.TypeDef, min, max int, item fu
 	f.add(doc(fmt.Sprintf("UnmarshalJSON decodes a JSON array of %s items into x, naming the item at fault when one does not decode.", count)).code().
 		Func().Params(jen.Id("x").Op("*").Id(def.GoName)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("v").Id(def.GoName),
-		jen.Err().Op(":=").Qual(jsonrpcPkg, "DecodeItems").Call(jen.Id("b"), jen.Lit(min), jen.Lit(max),
+		jen.Err().Op(":=").Add(impl("DecodeItems")).Call(jen.Id("b"), jen.Lit(min), jen.Lit(max),
 			jen.Func().Params(jen.Id("i").Int(), jen.Id("value").Index().Byte()).Error().Block(item(jen.Id("i"))...)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("x").Op("=").Id("v"),
@@ -171,7 +171,7 @@ func (g *generator) decodeItems(f *file, def *idl.TypeDef, min, max int, item fu
 func (g *generator) itemDecode(t *idl.Type, optional, held bool, target *jen.Statement) jen.Code {
 	decode := g.decodeInto(t, held, jen.Id("value"), target)
 	if !optional && !nullable(t) && kindOf(t) != idl.KindAny {
-		return jen.Qual(jsonrpcPkg, "NonNull").Call(jen.Id("value"), decode)
+		return impl("NonNull").Call(jen.Id("value"), decode)
 	}
 	return decode
 }

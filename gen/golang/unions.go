@@ -132,20 +132,20 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 			jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
 		))
 	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(
+	cases = append(cases, jen.Default().Block(jen.Return(impl("AtField").Call(
 		jen.Lit(disc), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown value %q; want "+orList(tags)), jen.Qual(jsonrpcPkg, "Truncate").Call(jen.Id("tag")))))))
 	f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s from the variant named by the %q member.", aOrAn(name), disc)).code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("raw").Index().Byte(),
-		jen.Err().Op(":=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
+		jen.Err().Op(":=").Add(impl("DecodeObject")).Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
 			jen.If(jen.String().Call(jen.Id("key")).Op("==").Lit(disc)).Block(jen.Id("raw").Op("=").Id("value")),
 			jen.Return(jen.Nil()),
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Qual(jsonrpcPkg, "MissingField").Call(jen.Lit(disc)))),
+		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(impl("MissingField").Call(jen.Lit(disc)))),
 		jen.Var().Id("tag").String(),
 		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("tag")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.Lit(disc), jen.Err())),
+			jen.Return(impl("AtField").Call(jen.Lit(disc), jen.Err())),
 		),
 		jen.Var().Id("v").Id(name),
 		jen.Switch(jen.Id("tag")).Block(cases...),
@@ -183,7 +183,7 @@ func (g *generator) otherValue(def *idl.TypeDef) []jen.Code {
 	i, direct := g.catchAll(def)
 	field := g.variants[def][i]
 	if direct {
-		return []jen.Code{jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeRaw").Call(jen.Id("b"), jen.Op("&").Id("v").Dot(field))}
+		return []jen.Code{jen.Err().Op("=").Add(impl("DecodeRaw")).Call(jen.Id("b"), jen.Op("&").Id("v").Dot(field))}
 	}
 	return []jen.Code{
 		jen.Id("v").Dot(field).Op("=").New(baseType(def.Type.Variants[i].Type)),
@@ -268,7 +268,7 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("v").Id(name),
 		jen.Var().Err().Error(),
-		jen.Switch(jen.Id("kind").Op(":=").Qual(jsonrpcPkg, "JSONKind").Call(jen.Id("b")), jen.Id("kind")).Block(cases...),
+		jen.Switch(jen.Id("kind").Op(":=").Add(impl("JSONKind")).Call(jen.Id("b")), jen.Id("kind")).Block(cases...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("x").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
@@ -334,7 +334,7 @@ func (g *generator) chooseObject(f *file, def *idl.TypeDef, u *idl.Type, src, ta
 		rows = append(rows, jen.Values(jen.Dict{jen.Id("Required"): word(c, true), jen.Id("Declared"): word(c, false)}))
 	}
 	f.add(doc(fmt.Sprintf("%s is what an object needs to be %s of %s (%s), over the members %s, one bit each in this order.", table, what, def.GoName, joinList(choiceLabels(objects), "and"), joinList(quoteAll(order), "and"))).code().
-		Var().Id(table).Op("=").Index().Qual(jsonrpcPkg, "ObjectChoice").Values(rows...))
+		Var().Id(table).Op("=").Index().Add(impl("ObjectChoice")).Values(rows...))
 
 	consts := false
 	var keys []jen.Code
@@ -371,12 +371,12 @@ func (g *generator) chooseObject(f *file, def *idl.TypeDef, u *idl.Type, src, ta
 		failed = jen.Id("failed").Index(jen.Empty(), jen.Empty())
 	}
 	return append(decls,
-		jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id(src), jen.Func().Params(jen.Id("key"), jen.Id(valueName(consts)).Index().Byte()).Error().Block(
+		jen.Err().Op("=").Add(impl("DecodeObject")).Call(jen.Id(src), jen.Func().Params(jen.Id("key"), jen.Id(valueName(consts)).Index().Byte()).Error().Block(
 			jen.Switch(jen.String().Call(jen.Id("key"))).Block(keys...),
 			jen.Return(jen.Nil()),
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Switch(jen.Qual(jsonrpcPkg, "ChooseObject").Call(jen.Id("held").Index(jen.Empty(), jen.Empty()), failed, jen.Id(table))).Block(cases...),
+		jen.Switch(impl("ChooseObject").Call(jen.Id("held").Index(jen.Empty(), jen.Empty()), failed, jen.Id(table))).Block(cases...),
 	)
 }
 
@@ -437,7 +437,7 @@ func memberList(members []string) string {
 // literals lits: !SameJSON(value, a), or !(SameJSON(value, a) || ...).
 func notOneOf(lits [][]byte) jen.Code {
 	same := func(l []byte) *jen.Statement {
-		return jen.Qual(jsonrpcPkg, "SameJSON").Call(jen.Id("value"), jen.Lit(string(l)))
+		return impl("SameJSON").Call(jen.Id("value"), jen.Lit(string(l)))
 	}
 	if len(lits) == 1 {
 		return jen.Op("!").Add(same(lits[0]))

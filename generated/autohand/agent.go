@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Agent is the agent side of the protocol: the Autohand agent process,
@@ -1986,7 +1987,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.AutoresearchReplay(ctx, &params)
 		case MethodAutoresearchRescore:
 			if req.Params == nil {
-				return nil, jsonrpc.MissingParams()
+				return nil, rpcimpl.MissingParams()
 			}
 			var params AutoresearchRescoreParams
 			if err := req.DecodeParams(&params); err != nil {

@@ -5,12 +5,6 @@
 
 package autohand
 
-import (
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // AgentStatus says what the agent is doing.
 type AgentStatus string
 
@@ -34,19 +28,6 @@ func (x AgentStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AgentStatus, refusing values it does not list.
-func (x *AgentStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !AgentStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"idle\", \"processing\" or \"waiting_permission\"", jsonrpc.Truncate(v))
-	}
-	*x = AgentStatus(v)
-	return nil
-}
-
 // ChangeType says how a file is touched.
 type ChangeType string
 
@@ -64,19 +45,6 @@ func (x ChangeType) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ChangeType, refusing values it does not list.
-func (x *ChangeType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ChangeType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"create\", \"modify\" or \"delete\"", jsonrpc.Truncate(v))
-	}
-	*x = ChangeType(v)
-	return nil
 }
 
 // ToolStream says which output stream of a tool a chunk came from.
@@ -97,19 +65,6 @@ func (x ToolStream) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ToolStream, refusing values it does not list.
-func (x *ToolStream) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ToolStream(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"stdout\" or \"stderr\"", jsonrpc.Truncate(v))
-	}
-	*x = ToolStream(v)
-	return nil
-}
-
 // TokensUsageStatus says whether a token count is what the provider reported,
 // or unknown (then the count is 0).
 type TokensUsageStatus string
@@ -127,19 +82,6 @@ func (x TokensUsageStatus) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a TokensUsageStatus, refusing values it does not list.
-func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !TokensUsageStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"actual\" or \"unavailable\"", jsonrpc.Truncate(v))
-	}
-	*x = TokensUsageStatus(v)
-	return nil
 }
 
 // ImageMimeType is the image formats a prompt may attach.
@@ -162,19 +104,6 @@ func (x ImageMimeType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ImageMimeType, refusing values it does not list.
-func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ImageMimeType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"image/png\", \"image/jpeg\", \"image/gif\" or \"image/webp\"", jsonrpc.Truncate(v))
-	}
-	*x = ImageMimeType(v)
-	return nil
-}
-
 // ThinkingLevel says how much reasoning the model is asked for.
 type ThinkingLevel string
 
@@ -192,19 +121,6 @@ func (x ThinkingLevel) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ThinkingLevel, refusing values it does not list.
-func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ThinkingLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"none\", \"normal\" or \"extended\"", jsonrpc.Truncate(v))
-	}
-	*x = ThinkingLevel(v)
-	return nil
 }
 
 // MessageRole says who wrote a conversation message.
@@ -225,19 +141,6 @@ func (x MessageRole) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a MessageRole, refusing values it does not list.
-func (x *MessageRole) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !MessageRole(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\", \"assistant\", \"system\" or \"tool\"", jsonrpc.Truncate(v))
-	}
-	*x = MessageRole(v)
-	return nil
 }
 
 // PermissionDecision is an answer to a permission prompt. The `*_session`
@@ -268,20 +171,6 @@ func (x PermissionDecision) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PermissionDecision, refusing values it does not
-// list.
-func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !PermissionDecision(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"allow_once\", \"deny_once\", \"allow_session\", \"deny_session\", \"allow_always_project\", \"allow_always_user\", \"deny_always_project\", \"deny_always_user\" or \"alternative\"", jsonrpc.Truncate(v))
-	}
-	*x = PermissionDecision(v)
-	return nil
-}
-
 // HistoryEntryStatus is the status member of [HistoryEntry].
 type HistoryEntryStatus string
 
@@ -299,20 +188,6 @@ func (x HistoryEntryStatus) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a HistoryEntryStatus, refusing values it does not
-// list.
-func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !HistoryEntryStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"active\", \"completed\" or \"crashed\"", jsonrpc.Truncate(v))
-	}
-	*x = HistoryEntryStatus(v)
-	return nil
 }
 
 // SkillScope says where a skill is installed: the user's ~/.autohand/skills or
@@ -334,19 +209,6 @@ func (x SkillScope) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SkillScope, refusing values it does not list.
-func (x *SkillScope) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !SkillScope(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\" or \"project\"", jsonrpc.Truncate(v))
-	}
-	*x = SkillScope(v)
-	return nil
-}
-
 // McpServerConfigTransport is the transport member of [McpServerConfig].
 type McpServerConfigTransport string
 
@@ -364,20 +226,6 @@ func (x McpServerConfigTransport) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a McpServerConfigTransport, refusing values it does
-// not list.
-func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !McpServerConfigTransport(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"stdio\", \"sse\" or \"http\"", jsonrpc.Truncate(v))
-	}
-	*x = McpServerConfigTransport(v)
-	return nil
 }
 
 // PermissionMode says how the agent asks before acting.
@@ -399,19 +247,6 @@ func (x PermissionMode) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a PermissionMode, refusing values it does not list.
-func (x *PermissionMode) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !PermissionMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"default\", \"bypassPermissions\", \"interactive\", \"unrestricted\" or \"restricted\"", jsonrpc.Truncate(v))
-	}
-	*x = PermissionMode(v)
-	return nil
 }
 
 // ArtifactClass says what an artifact of a Blueprint answer envelope holds.
@@ -443,19 +278,6 @@ func (x ArtifactClass) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ArtifactClass, refusing values it does not list.
-func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ArtifactClass(v).Valid() {
-		return fmt.Errorf("unknown value %q; want a value of ArtifactClass", jsonrpc.Truncate(v))
-	}
-	*x = ArtifactClass(v)
-	return nil
-}
-
 // ProfileErrorDataKind is the kind member of [ProfileErrorData].
 type ProfileErrorDataKind string
 
@@ -473,20 +295,6 @@ func (x ProfileErrorDataKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ProfileErrorDataKind, refusing values it does not
-// list.
-func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ProfileErrorDataKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"initialization_failed\", \"authentication_required\" or \"profile_violation\"", jsonrpc.Truncate(v))
-	}
-	*x = ProfileErrorDataKind(v)
-	return nil
 }
 
 // GoalStatus says where a persistent goal stands.
@@ -509,19 +317,6 @@ func (x GoalStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a GoalStatus, refusing values it does not list.
-func (x *GoalStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !GoalStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"active\", \"paused\", \"budgetLimited\" or \"complete\"", jsonrpc.Truncate(v))
-	}
-	*x = GoalStatus(v)
-	return nil
-}
-
 // OptimizationDirection says whether smaller or larger metric values are
 // better.
 type OptimizationDirection string
@@ -539,20 +334,6 @@ func (x OptimizationDirection) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an OptimizationDirection, refusing values it does not
-// list.
-func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !OptimizationDirection(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"lower\" or \"higher\"", jsonrpc.Truncate(v))
-	}
-	*x = OptimizationDirection(v)
-	return nil
 }
 
 // ExecutionResultOutcome is the outcome member of [ExecutionResult].
@@ -575,20 +356,6 @@ func (x ExecutionResultOutcome) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ExecutionResultOutcome, refusing values it does not
-// list.
-func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ExecutionResultOutcome(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"passed\", \"benchmark_failed\", \"checks_failed\" or \"cancelled\"", jsonrpc.Truncate(v))
-	}
-	*x = ExecutionResultOutcome(v)
-	return nil
-}
-
 // EvaluatorMode says whether an attempt is measured with the evaluator it was
 // first measured with, or today's.
 type EvaluatorMode string
@@ -606,19 +373,6 @@ func (x EvaluatorMode) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an EvaluatorMode, refusing values it does not list.
-func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !EvaluatorMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"original\" or \"current\"", jsonrpc.Truncate(v))
-	}
-	*x = EvaluatorMode(v)
-	return nil
 }
 
 // ConstraintOperator is the operator member of [Constraint].
@@ -641,20 +395,6 @@ func (x ConstraintOperator) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ConstraintOperator, refusing values it does not
-// list.
-func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ConstraintOperator(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"<\", \"<=\", \">\" or \">=\"", jsonrpc.Truncate(v))
-	}
-	*x = ConstraintOperator(v)
-	return nil
-}
-
 // DecisionRecordSource is the source member of [DecisionRecord].
 type DecisionRecordSource string
 
@@ -672,20 +412,6 @@ func (x DecisionRecordSource) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a DecisionRecordSource, refusing values it does not
-// list.
-func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !DecisionRecordSource(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"original\", \"replay\" or \"rescore\"", jsonrpc.Truncate(v))
-	}
-	*x = DecisionRecordSource(v)
-	return nil
 }
 
 // DecisionRecordOutcome is the outcome member of [DecisionRecord].
@@ -707,20 +433,6 @@ func (x DecisionRecordOutcome) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a DecisionRecordOutcome, refusing values it does not
-// list.
-func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !DecisionRecordOutcome(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"accepted\", \"rejected\", \"inconclusive\", \"checks_failed\" or \"crashed\"", jsonrpc.Truncate(v))
-	}
-	*x = DecisionRecordOutcome(v)
-	return nil
 }
 
 // HistoryAttemptMaterialization is the materialization member of
@@ -746,20 +458,6 @@ func (x HistoryAttemptMaterialization) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a HistoryAttemptMaterialization, refusing values it
-// does not list.
-func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !HistoryAttemptMaterialization(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"baseline\", \"committed\", \"retained\", \"reverted\" or \"none\"", jsonrpc.Truncate(v))
-	}
-	*x = HistoryAttemptMaterialization(v)
-	return nil
-}
-
 // AutoresearchLifecycleSubcommand is the subcommand member of
 // [AutoresearchLifecycle].
 type AutoresearchLifecycleSubcommand string
@@ -782,20 +480,6 @@ func (x AutoresearchLifecycleSubcommand) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutoresearchLifecycleSubcommand, refusing values it
-// does not list.
-func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !AutoresearchLifecycleSubcommand(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"start\", \"resume\", \"status\" or \"stop\"", jsonrpc.Truncate(v))
-	}
-	*x = AutoresearchLifecycleSubcommand(v)
-	return nil
-}
-
 // ChangesDecisionParamsAction is the action member of [ChangesDecisionParams].
 type ChangesDecisionParamsAction string
 
@@ -813,20 +497,6 @@ func (x ChangesDecisionParamsAction) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ChangesDecisionParamsAction, refusing values it does
-// not list.
-func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ChangesDecisionParamsAction(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"accept_all\", \"reject_all\" or \"accept_selected\"", jsonrpc.Truncate(v))
-	}
-	*x = ChangesDecisionParamsAction(v)
-	return nil
 }
 
 // BrowserCapabilitiesSetResultProtocolVersion is the protocolVersion member of
@@ -847,20 +517,6 @@ func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a BrowserCapabilitiesSetResultProtocolVersion,
-// refusing values it does not list.
-func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) error {
-	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
-		return err
-	}
-	if !BrowserCapabilitiesSetResultProtocolVersion(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = BrowserCapabilitiesSetResultProtocolVersion(v)
-	return nil
 }
 
 // LearnRecommendResultAuditItemStatus is the status member of
@@ -884,20 +540,6 @@ func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LearnRecommendResultAuditItemStatus, refusing values
-// it does not list.
-func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !LearnRecommendResultAuditItemStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"redundant\", \"outdated\" or \"conflicting\"", jsonrpc.Truncate(v))
-	}
-	*x = LearnRecommendResultAuditItemStatus(v)
-	return nil
-}
-
 // LearnUpdateResultResultsItemStatus is the status member of
 // [LearnUpdateResultResultsItem].
 type LearnUpdateResultResultsItemStatus string
@@ -917,20 +559,6 @@ func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a LearnUpdateResultResultsItemStatus, refusing values
-// it does not list.
-func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !LearnUpdateResultResultsItemStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"updated\", \"unchanged\" or \"failed\"", jsonrpc.Truncate(v))
-	}
-	*x = LearnUpdateResultResultsItemStatus(v)
-	return nil
 }
 
 // AutomodeStatusResultStateStatus is the status member of
@@ -956,20 +584,6 @@ func (x AutomodeStatusResultStateStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutomodeStatusResultStateStatus, refusing values it
-// does not list.
-func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !AutomodeStatusResultStateStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"running\", \"paused\", \"completed\", \"cancelled\" or \"failed\"", jsonrpc.Truncate(v))
-	}
-	*x = AutomodeStatusResultStateStatus(v)
-	return nil
-}
-
 // McpToggleServerResultStatus is the status member of [McpToggleServerResult].
 type McpToggleServerResultStatus string
 
@@ -986,20 +600,6 @@ func (x McpToggleServerResultStatus) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a McpToggleServerResultStatus, refusing values it does
-// not list.
-func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !McpToggleServerResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"enabled\" or \"disabled\"", jsonrpc.Truncate(v))
-	}
-	*x = McpToggleServerResultStatus(v)
-	return nil
 }
 
 // McpReconnectServerResultStatus is the status member of
@@ -1020,20 +620,6 @@ func (x McpReconnectServerResultStatus) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a McpReconnectServerResultStatus, refusing values it
-// does not list.
-func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !McpReconnectServerResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"connected\" or \"disconnected\"", jsonrpc.Truncate(v))
-	}
-	*x = McpReconnectServerResultStatus(v)
-	return nil
 }
 
 // RuntimeInspectResultAuthentication is the authentication member of
@@ -1058,20 +644,6 @@ func (x RuntimeInspectResultAuthentication) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a RuntimeInspectResultAuthentication, refusing values
-// it does not list.
-func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !RuntimeInspectResultAuthentication(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"not_required\", \"configured\", \"missing\" or \"unknown\"", jsonrpc.Truncate(v))
-	}
-	*x = RuntimeInspectResultAuthentication(v)
-	return nil
-}
-
 // RuntimeInspectResultClientContext is the clientContext member of
 // [RuntimeInspectResult].
 type RuntimeInspectResultClientContext string
@@ -1091,20 +663,6 @@ func (x RuntimeInspectResultClientContext) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a RuntimeInspectResultClientContext, refusing values
-// it does not list.
-func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !RuntimeInspectResultClientContext(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"vscode\", \"browser\" or \"blueprint\"", jsonrpc.Truncate(v))
-	}
-	*x = RuntimeInspectResultClientContext(v)
-	return nil
 }
 
 // LoginPollResultStatus is the status member of [LoginPollResult].
@@ -1128,20 +686,6 @@ func (x LoginPollResultStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LoginPollResultStatus, refusing values it does not
-// list.
-func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !LoginPollResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"pending\", \"authorized\", \"expired\", \"cancelled\" or \"failed\"", jsonrpc.Truncate(v))
-	}
-	*x = LoginPollResultStatus(v)
-	return nil
-}
-
 // LoginCancelResultStatus is the status member of [LoginCancelResult].
 type LoginCancelResultStatus string
 
@@ -1163,20 +707,6 @@ func (x LoginCancelResultStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LoginCancelResultStatus, refusing values it does not
-// list.
-func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !LoginCancelResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"pending\", \"authorized\", \"expired\", \"cancelled\" or \"failed\"", jsonrpc.Truncate(v))
-	}
-	*x = LoginCancelResultStatus(v)
-	return nil
-}
-
 // AgentEndParamsReason is the reason member of [AgentEndParams].
 type AgentEndParamsReason string
 
@@ -1194,20 +724,6 @@ func (x AgentEndParamsReason) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an AgentEndParamsReason, refusing values it does not
-// list.
-func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !AgentEndParamsReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"completed\", \"aborted\" or \"error\"", jsonrpc.Truncate(v))
-	}
-	*x = AgentEndParamsReason(v)
-	return nil
 }
 
 // TurnEndReason says why the turn ended.
@@ -1234,19 +750,6 @@ func (x TurnEndReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TurnEndReason, refusing values it does not list.
-func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !TurnEndReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"completed\", \"aborted\" or \"stop_condition\"", jsonrpc.Truncate(v))
-	}
-	*x = TurnEndReason(v)
-	return nil
-}
-
 // HookSessionStartParamsSessionType is the sessionType member of
 // [HookSessionStartParams].
 type HookSessionStartParamsSessionType string
@@ -1268,20 +771,6 @@ func (x HookSessionStartParamsSessionType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a HookSessionStartParamsSessionType, refusing values
-// it does not list.
-func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !HookSessionStartParamsSessionType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"startup\", \"resume\" or \"clear\"", jsonrpc.Truncate(v))
-	}
-	*x = HookSessionStartParamsSessionType(v)
-	return nil
-}
-
 // HookSessionEndParamsReason is the reason member of [HookSessionEndParams].
 type HookSessionEndParamsReason string
 
@@ -1300,20 +789,6 @@ func (x HookSessionEndParamsReason) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a HookSessionEndParamsReason, refusing values it does
-// not list.
-func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !HookSessionEndParamsReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"quit\", \"clear\", \"exit\" or \"error\"", jsonrpc.Truncate(v))
-	}
-	*x = HookSessionEndParamsReason(v)
-	return nil
 }
 
 // AutoresearchEventParamsOperation is the operation member of
@@ -1341,20 +816,6 @@ func (x AutoresearchEventParamsOperation) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutoresearchEventParamsOperation, refusing values
-// it does not list.
-func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !AutoresearchEventParamsOperation(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"history\", \"replay\", \"rescore\", \"compare\", \"pareto\", \"pin\" or \"prune\"", jsonrpc.Truncate(v))
-	}
-	*x = AutoresearchEventParamsOperation(v)
-	return nil
-}
-
 // AutoresearchEventParamsPhase is the phase member of
 // [AutoresearchEventParams].
 type AutoresearchEventParamsPhase string
@@ -1376,20 +837,6 @@ func (x AutoresearchEventParamsPhase) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutoresearchEventParamsPhase, refusing values it
-// does not list.
-func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !AutoresearchEventParamsPhase(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"started\", \"completed\" or \"failed\"", jsonrpc.Truncate(v))
-	}
-	*x = AutoresearchEventParamsPhase(v)
-	return nil
-}
-
 // PipeOutputParamsType is the type member of [PipeOutputParams].
 type PipeOutputParamsType string
 
@@ -1407,20 +854,6 @@ func (x PipeOutputParamsType) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a PipeOutputParamsType, refusing values it does not
-// list.
-func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !PipeOutputParamsType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"progress\", \"result\" or \"error\"", jsonrpc.Truncate(v))
-	}
-	*x = PipeOutputParamsType(v)
-	return nil
 }
 
 // LearnProgressParamsStatus is the status member of [LearnProgressParams].
@@ -1442,18 +875,4 @@ func (x LearnProgressParamsStatus) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a LearnProgressParamsStatus, refusing values it does
-// not list.
-func (x *LearnProgressParamsStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !LearnProgressParamsStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"analyzing\", \"loading-registry\", \"evaluating\", \"generating\" or \"updating\"", jsonrpc.Truncate(v))
-	}
-	*x = LearnProgressParamsStatus(v)
-	return nil
 }

@@ -5,12 +5,6 @@
 
 package hermes
 
-import (
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // MessageFormat says how an HL7 message is serialised in editor/* requests and
 // message/changed.
 type MessageFormat string
@@ -44,19 +38,6 @@ func (x MessageFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MessageFormat, refusing values it does not list.
-func (x *MessageFormat) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !MessageFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"hl7\", \"json\", \"yaml\" or \"toml\"", jsonrpc.Truncate(v))
-	}
-	*x = MessageFormat(v)
-	return nil
-}
-
 // EventName is the editor events an extension can subscribe to in its
 // initialize result.
 type EventName string
@@ -78,19 +59,6 @@ func (x EventName) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an EventName, refusing values it does not list.
-func (x *EventName) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !EventName(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"message/changed\", \"message/opened\" or \"message/saved\"", jsonrpc.Truncate(v))
-	}
-	*x = EventName(v)
-	return nil
 }
 
 // FieldDatatype is one of "date" or "datetime".
@@ -119,17 +87,6 @@ func (x FieldDatatype) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FieldDatatype, keeping values it does not list:
-// other values are accepted.
-func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = FieldDatatype(v)
-	return nil
-}
-
 // ShutdownReason says why Hermes asks the extension to stop.
 type ShutdownReason string
 
@@ -154,19 +111,6 @@ func (x ShutdownReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ShutdownReason, refusing values it does not list.
-func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ShutdownReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"closing\", \"disabled\", \"reload\" or \"error\"", jsonrpc.Truncate(v))
-	}
-	*x = ShutdownReason(v)
-	return nil
-}
-
 // WindowCloseReason says why a window was closed.
 type WindowCloseReason string
 
@@ -189,19 +133,6 @@ func (x WindowCloseReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a WindowCloseReason, refusing values it does not list.
-func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !WindowCloseReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\", \"extension\" or \"shutdown\"", jsonrpc.Truncate(v))
-	}
-	*x = WindowCloseReason(v)
-	return nil
-}
-
 // MessageKind is the styling of a ui/showMessage dialogue.
 type MessageKind string
 
@@ -219,19 +150,6 @@ func (x MessageKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a MessageKind, refusing values it does not list.
-func (x *MessageKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !MessageKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"info\", \"warning\" or \"error\"", jsonrpc.Truncate(v))
-	}
-	*x = MessageKind(v)
-	return nil
 }
 
 // ConfirmButtons is the buttons of a ui/showConfirm dialogue.
@@ -252,17 +170,4 @@ func (x ConfirmButtons) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ConfirmButtons, refusing values it does not list.
-func (x *ConfirmButtons) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ConfirmButtons(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"yesNo\" or \"okCancel\"", jsonrpc.Truncate(v))
-	}
-	*x = ConfirmButtons(v)
-	return nil
 }

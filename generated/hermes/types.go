@@ -5,12 +5,7 @@
 
 package hermes
 
-import (
-	"encoding/json"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
+import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // EventOptions holds the options of an event subscription; only
 // message/changed uses them, other events ignore them.
@@ -23,92 +18,10 @@ type EventOptions struct {
 	Format MessageFormat `json:"format,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EventOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.IncludeContent {
-		b = append(b, `,"includeContent":`...)
-		b = jsonrpc.AppendBool(b, x.IncludeContent)
-	}
-	if x.Format != "" {
-		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, x.Format)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EventOptions) UnmarshalJSON(b []byte) error {
-	var v EventOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "includeContent":
-			return jsonrpc.AtField("includeContent", jsonrpc.DecodeBool(value, &v.IncludeContent))
-		case "format":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // EventSubscription is one editor event the extension wants to hear about.
 type EventSubscription struct {
 	Name    EventName     `json:"name"`
 	Options *EventOptions `json:"options,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EventSubscription) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Options != nil {
-		b = append(b, `,"options":`...)
-		if b, err = x.Options.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EventSubscription) UnmarshalJSON(b []byte) error {
-	var v EventSubscription
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, v.Name.UnmarshalJSON(value)))
-		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[EventOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // Capabilities says what the extension offers and wants.
@@ -122,52 +35,6 @@ type Capabilities struct {
 
 	// The editor events it subscribes to; none when absent.
 	Events []EventSubscription `json:"events,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Commands != nil {
-		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
-			return nil, err
-		}
-	}
-	if x.SchemaProvider {
-		b = append(b, `,"schemaProvider":`...)
-		b = jsonrpc.AppendBool(b, x.SchemaProvider)
-	}
-	if x.Events != nil {
-		b = append(b, `,"events":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Events); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Capabilities) UnmarshalJSON(b []byte) error {
-	var v Capabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "commands":
-			return jsonrpc.AtField("commands", json.Unmarshal(value, &v.Commands))
-		case "schemaProvider":
-			return jsonrpc.AtField("schemaProvider", jsonrpc.DecodeBool(value, &v.SchemaProvider))
-		case "events":
-			return jsonrpc.AtField("events", jsonrpc.DecodeArray(value, &v.Events, jsonrpc.UnmarshalJSON[EventSubscription]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ToolbarButton is a button Hermes adds to its toolbar; clicking it sends
@@ -188,68 +55,6 @@ type ToolbarButton struct {
 
 	// Buttons with the same group are shown together.
 	Group string `json:"group,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ToolbarButton) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
-	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	b = append(b, `,"icon":`...)
-	b = jsonrpc.AppendString(b, x.Icon)
-	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
-	if x.Group != "" {
-		b = append(b, `,"group":`...)
-		b = jsonrpc.AppendString(b, x.Group)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
-	var v ToolbarButton
-	var has struct {
-		ID, Label, Icon, Command bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
-		case "icon":
-			has.Icon = true
-			return jsonrpc.AtField("icon", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Icon)))
-		case "command":
-			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
-		case "group":
-			return jsonrpc.AtField("group", jsonrpc.DecodeString(value, &v.Group))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	case !has.Icon:
-		return jsonrpc.MissingField("icon")
-	case !has.Command:
-		return jsonrpc.MissingField("command")
-	}
-	*x = v
-	return nil
 }
 
 // FieldOverride overrides the definition of one field (or one component of it)
@@ -300,190 +105,9 @@ type FieldOverride struct {
 	Template jsonrpc.Nullable[string] `json:"template,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FieldOverride) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"field":`...)
-	b = jsonrpc.AppendInt(b, x.Field)
-	if x.Component != nil {
-		b = append(b, `,"component":`...)
-		b = jsonrpc.AppendInt(b, *x.Component)
-	}
-	switch x.Name.State {
-	case jsonrpc.Null:
-		b = append(b, `,"name":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, x.Name.Value)
-	}
-	switch x.Group.State {
-	case jsonrpc.Null:
-		b = append(b, `,"group":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"group":`...)
-		b = jsonrpc.AppendString(b, x.Group.Value)
-	}
-	switch x.Note.State {
-	case jsonrpc.Null:
-		b = append(b, `,"note":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note.Value)
-	}
-	switch x.Minlength.State {
-	case jsonrpc.Null:
-		b = append(b, `,"minlength":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"minlength":`...)
-		b = jsonrpc.AppendInt(b, x.Minlength.Value)
-	}
-	switch x.Maxlength.State {
-	case jsonrpc.Null:
-		b = append(b, `,"maxlength":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"maxlength":`...)
-		b = jsonrpc.AppendInt(b, x.Maxlength.Value)
-	}
-	switch x.Pattern.State {
-	case jsonrpc.Null:
-		b = append(b, `,"pattern":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern.Value)
-	}
-	switch x.Required.State {
-	case jsonrpc.Null:
-		b = append(b, `,"required":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"required":`...)
-		b = jsonrpc.AppendBool(b, x.Required.Value)
-	}
-	switch x.Datatype.State {
-	case jsonrpc.Null:
-		b = append(b, `,"datatype":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"datatype":`...)
-		b = jsonrpc.AppendString(b, x.Datatype.Value)
-	}
-	switch x.Placeholder.State {
-	case jsonrpc.Null:
-		b = append(b, `,"placeholder":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"placeholder":`...)
-		b = jsonrpc.AppendString(b, x.Placeholder.Value)
-	}
-	switch x.Values.State {
-	case jsonrpc.Null:
-		b = append(b, `,"values":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values.Value); err != nil {
-			return nil, err
-		}
-	}
-	switch x.Template.State {
-	case jsonrpc.Null:
-		b = append(b, `,"template":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"template":`...)
-		b = jsonrpc.AppendString(b, x.Template.Value)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FieldOverride) UnmarshalJSON(b []byte) error {
-	var v FieldOverride
-	var has struct {
-		Field bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "field":
-			has.Field = true
-			return jsonrpc.AtField("field", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Field, 0, math.MaxUint32)))
-		case "component":
-			return jsonrpc.AtField("component", jsonrpc.DecodeOptional(value, &v.Component, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeNullable(value, &v.Name, jsonrpc.DecodeString[string]))
-		case "group":
-			return jsonrpc.AtField("group", jsonrpc.DecodeNullable(value, &v.Group, jsonrpc.DecodeString[string]))
-		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
-		case "minlength":
-			return jsonrpc.AtField("minlength", jsonrpc.DecodeNullable(value, &v.Minlength, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "maxlength":
-			return jsonrpc.AtField("maxlength", jsonrpc.DecodeNullable(value, &v.Maxlength, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeNullable(value, &v.Pattern, jsonrpc.DecodeString[string]))
-		case "required":
-			return jsonrpc.AtField("required", jsonrpc.DecodeNullable(value, &v.Required, jsonrpc.DecodeBool[bool]))
-		case "datatype":
-			return jsonrpc.AtField("datatype", jsonrpc.DecodeNullable(value, &v.Datatype, jsonrpc.UnmarshalJSON[FieldDatatype]))
-		case "placeholder":
-			return jsonrpc.AtField("placeholder", jsonrpc.DecodeNullable(value, &v.Placeholder, jsonrpc.DecodeString[string]))
-		case "values":
-			return jsonrpc.AtField("values", jsonrpc.DecodeNullable(value, &v.Values, jsonrpc.Unmarshal[map[string]string]))
-		case "template":
-			return jsonrpc.AtField("template", jsonrpc.DecodeNullable(value, &v.Template, jsonrpc.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Field:
-		return jsonrpc.MissingField("field")
-	}
-	*x = v
-	return nil
-}
-
 // SegmentOverride holds the overrides for the fields of one segment.
 type SegmentOverride struct {
 	Fields []FieldOverride `json:"fields,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SegmentOverride) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Fields != nil {
-		b = append(b, `,"fields":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Fields); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
-	var v SegmentOverride
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "fields":
-			return jsonrpc.AtField("fields", jsonrpc.DecodeArray(value, &v.Fields, jsonrpc.UnmarshalJSON[FieldOverride]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SchemaOverride holds the field definition overrides merged over Hermes's
@@ -491,38 +115,6 @@ func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
 type SchemaOverride struct {
 	// Overrides by segment name (PID, OBX, ...).
 	Segments map[string]SegmentOverride `json:"segments,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SchemaOverride) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Segments != nil {
-		b = append(b, `,"segments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Segments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SchemaOverride) UnmarshalJSON(b []byte) error {
-	var v SchemaOverride
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "segments":
-			return jsonrpc.AtField("segments", jsonrpc.DecodeMap(value, &v.Segments, jsonrpc.UnmarshalJSON[SegmentOverride]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Patch is one change to the message. Paths are 1-based: SEG.F (field),
@@ -546,59 +138,6 @@ type Patch struct {
 	Create bool `json:"create,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Patch) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
-	if x.Value != nil {
-		b = append(b, `,"value":`...)
-		b = jsonrpc.AppendString(b, *x.Value)
-	}
-	if x.Remove {
-		b = append(b, `,"remove":`...)
-		b = jsonrpc.AppendBool(b, x.Remove)
-	}
-	if x.Create {
-		b = append(b, `,"create":`...)
-		b = jsonrpc.AppendBool(b, x.Create)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Patch) UnmarshalJSON(b []byte) error {
-	var v Patch
-	var has struct {
-		Path bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "path":
-			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
-		case "value":
-			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeString[string]))
-		case "remove":
-			return jsonrpc.AtField("remove", jsonrpc.DecodeBool(value, &v.Remove))
-		case "create":
-			return jsonrpc.AtField("create", jsonrpc.DecodeBool(value, &v.Create))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Path:
-		return jsonrpc.MissingField("path")
-	}
-	*x = v
-	return nil
-}
-
 // PatchError says why one patch of editor/patchMessage was not applied.
 type PatchError struct {
 	// 0-based index of the patch in the request. At least 0.
@@ -611,55 +150,6 @@ type PatchError struct {
 	Message string `json:"message"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PatchError) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"index":`...)
-	b = jsonrpc.AppendInt(b, x.Index)
-	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PatchError) UnmarshalJSON(b []byte) error {
-	var v PatchError
-	var has struct {
-		Index, Path, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "index":
-			has.Index = true
-			return jsonrpc.AtField("index", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Index, 0, math.MaxInt64)))
-		case "path":
-			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Index:
-		return jsonrpc.MissingField("index")
-	case !has.Path:
-		return jsonrpc.MissingField("path")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // FileFilter is a named group of file extensions offered by a file dialogue.
 type FileFilter struct {
 	// Shown to the user, such as "HL7 Files".
@@ -669,64 +159,6 @@ type FileFilter struct {
 	Extensions []string `json:"extensions"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x FileFilter) MarshalJSON() ([]byte, error) {
-	if x.Extensions == nil {
-		x.Extensions = []string{}
-	}
-	type plain FileFilter
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileFilter) AppendJSON(b []byte) ([]byte, error) {
-	if x.Extensions == nil {
-		x.Extensions = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"extensions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Extensions); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileFilter) UnmarshalJSON(b []byte) error {
-	var v FileFilter
-	var has struct {
-		Name, Extensions bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "extensions":
-			has.Extensions = true
-			return jsonrpc.AtField("extensions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Extensions)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Extensions:
-		return jsonrpc.MissingField("extensions")
-	}
-	*x = v
-	return nil
-}
-
 // FileDialogParams holds the common options of the file dialogues.
 type FileDialogParams struct {
 	// Title of the dialogue.
@@ -734,41 +166,6 @@ type FileDialogParams struct {
 
 	// The directory the dialogue starts in.
 	DefaultPath string `json:"defaultPath,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileDialogParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.DefaultPath != "" {
-		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, x.DefaultPath)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileDialogParams) UnmarshalJSON(b []byte) error {
-	var v FileDialogParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // InitializeParams are the params of initialize.
@@ -781,55 +178,6 @@ type InitializeParams struct {
 
 	// Hermes's data directory.
 	DataDirectory string `json:"dataDirectory"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"hermesVersion":`...)
-	b = jsonrpc.AppendString(b, x.HermesVersion)
-	b = append(b, `,"apiVersion":`...)
-	b = jsonrpc.AppendString(b, x.APIVersion)
-	b = append(b, `,"dataDirectory":`...)
-	b = jsonrpc.AppendString(b, x.DataDirectory)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParams) UnmarshalJSON(b []byte) error {
-	var v InitializeParams
-	var has struct {
-		HermesVersion, APIVersion, DataDirectory bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "hermesVersion":
-			has.HermesVersion = true
-			return jsonrpc.AtField("hermesVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.HermesVersion)))
-		case "apiVersion":
-			has.APIVersion = true
-			return jsonrpc.AtField("apiVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.APIVersion)))
-		case "dataDirectory":
-			has.DataDirectory = true
-			return jsonrpc.AtField("dataDirectory", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DataDirectory)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.HermesVersion:
-		return jsonrpc.MissingField("hermesVersion")
-	case !has.APIVersion:
-		return jsonrpc.MissingField("apiVersion")
-	case !has.DataDirectory:
-		return jsonrpc.MissingField("dataDirectory")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeResult is the result of initialize.
@@ -859,129 +207,10 @@ type InitializeResult struct {
 	Schema *SchemaOverride `json:"schema,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Authors != nil {
-		b = append(b, `,"authors":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Authors); err != nil {
-			return nil, err
-		}
-	}
-	if x.Homepage != "" {
-		b = append(b, `,"homepage":`...)
-		b = jsonrpc.AppendString(b, x.Homepage)
-	}
-	if x.Capabilities != nil {
-		b = append(b, `,"capabilities":`...)
-		if b, err = x.Capabilities.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ToolbarButtons != nil {
-		b = append(b, `,"toolbarButtons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ToolbarButtons); err != nil {
-			return nil, err
-		}
-	}
-	if x.Schema != nil {
-		b = append(b, `,"schema":`...)
-		if b, err = x.Schema.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	var v InitializeResult
-	var has struct {
-		Name, Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "authors":
-			return jsonrpc.AtField("authors", json.Unmarshal(value, &v.Authors))
-		case "homepage":
-			return jsonrpc.AtField("homepage", jsonrpc.DecodeString(value, &v.Homepage))
-		case "capabilities":
-			return jsonrpc.AtField("capabilities", jsonrpc.DecodeOptional(value, &v.Capabilities, jsonrpc.UnmarshalJSON[Capabilities]))
-		case "toolbarButtons":
-			return jsonrpc.AtField("toolbarButtons", jsonrpc.DecodeArray(value, &v.ToolbarButtons, jsonrpc.UnmarshalJSON[ToolbarButton]))
-		case "schema":
-			return jsonrpc.AtField("schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.UnmarshalJSON[SchemaOverride]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
-}
-
 // ShutdownParams are the params of shutdown.
 type ShutdownParams struct {
 	// Why; upstream sends it but lets it be absent.
 	Reason ShutdownReason `json:"reason,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShutdownParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Reason != "" {
-		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, x.Reason)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
-	var v ShutdownParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "reason":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("reason", v.Reason.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ShutdownResult is the result of shutdown.
@@ -990,80 +219,10 @@ type ShutdownResult struct {
 	Success bool `json:"success"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShutdownResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShutdownResult) UnmarshalJSON(b []byte) error {
-	var v ShutdownResult
-	var has struct {
-		Success bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "success":
-			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Success:
-		return jsonrpc.MissingField("success")
-	}
-	*x = v
-	return nil
-}
-
 // CommandExecuteParams are the params of command/execute.
 type CommandExecuteParams struct {
 	// The command ID, one of the extension's capabilities.commands.
 	Command string `json:"command"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CommandExecuteParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CommandExecuteParams) UnmarshalJSON(b []byte) error {
-	var v CommandExecuteParams
-	var has struct {
-		Command bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "command":
-			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Command:
-		return jsonrpc.MissingField("command")
-	}
-	*x = v
-	return nil
 }
 
 // WindowClosedParams are the params of window/closed.
@@ -1073,48 +232,6 @@ type WindowClosedParams struct {
 
 	// Why it closed.
 	Reason WindowCloseReason `json:"reason"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WindowClosedParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"windowId":`...)
-	b = jsonrpc.AppendString(b, x.WindowID)
-	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
-	var v WindowClosedParams
-	var has struct {
-		WindowID, Reason bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "windowId":
-			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
-		case "reason":
-			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.WindowID:
-		return jsonrpc.MissingField("windowId")
-	case !has.Reason:
-		return jsonrpc.MissingField("reason")
-	}
-	*x = v
-	return nil
 }
 
 // MessageChangedParams are the params of message/changed.
@@ -1132,62 +249,6 @@ type MessageChangedParams struct {
 	FilePath string `json:"filePath,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MessageChangedParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Message != "" {
-		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, x.Message)
-	}
-	if x.Format != "" {
-		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, x.Format)
-	}
-	b = append(b, `,"hasFile":`...)
-	b = jsonrpc.AppendBool(b, x.HasFile)
-	if x.FilePath != "" {
-		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, x.FilePath)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
-	var v MessageChangedParams
-	var has struct {
-		HasFile bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
-		case "format":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
-		case "hasFile":
-			has.HasFile = true
-			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
-		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeString(value, &v.FilePath))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.HasFile:
-		return jsonrpc.MissingField("hasFile")
-	}
-	*x = v
-	return nil
-}
-
 // MessageOpenedParams are the params of message/opened.
 type MessageOpenedParams struct {
 	// The opened file; absent for a new message.
@@ -1195,47 +256,6 @@ type MessageOpenedParams struct {
 
 	// Whether this is a new, untitled message.
 	IsNew bool `json:"isNew"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MessageOpenedParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.FilePath != "" {
-		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, x.FilePath)
-	}
-	b = append(b, `,"isNew":`...)
-	b = jsonrpc.AppendBool(b, x.IsNew)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
-	var v MessageOpenedParams
-	var has struct {
-		IsNew bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeString(value, &v.FilePath))
-		case "isNew":
-			has.IsNew = true
-			return jsonrpc.AtField("isNew", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsNew)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.IsNew:
-		return jsonrpc.MissingField("isNew")
-	}
-	*x = v
-	return nil
 }
 
 // MessageSavedParams are the params of message/saved.
@@ -1247,86 +267,9 @@ type MessageSavedParams struct {
 	SaveAs bool `json:"saveAs"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MessageSavedParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"filePath":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
-	b = append(b, `,"saveAs":`...)
-	b = jsonrpc.AppendBool(b, x.SaveAs)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MessageSavedParams) UnmarshalJSON(b []byte) error {
-	var v MessageSavedParams
-	var has struct {
-		FilePath, SaveAs bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "filePath":
-			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
-		case "saveAs":
-			has.SaveAs = true
-			return jsonrpc.AtField("saveAs", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.SaveAs)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.FilePath:
-		return jsonrpc.MissingField("filePath")
-	case !has.SaveAs:
-		return jsonrpc.MissingField("saveAs")
-	}
-	*x = v
-	return nil
-}
-
 // EditorGetMessageParams are the params of editor/getMessage.
 type EditorGetMessageParams struct {
 	Format MessageFormat `json:"format"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EditorGetMessageParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"format":`...)
-	b = jsonrpc.AppendString(b, x.Format)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EditorGetMessageParams) UnmarshalJSON(b []byte) error {
-	var v EditorGetMessageParams
-	var has struct {
-		Format bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "format":
-			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Format:
-		return jsonrpc.MissingField("format")
-	}
-	*x = v
-	return nil
 }
 
 // EditorGetMessageResult is the result of editor/getMessage.
@@ -1343,109 +286,10 @@ type EditorGetMessageResult struct {
 	FilePath string `json:"filePath,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EditorGetMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	b = append(b, `,"hasFile":`...)
-	b = jsonrpc.AppendBool(b, x.HasFile)
-	if x.FilePath != "" {
-		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, x.FilePath)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EditorGetMessageResult) UnmarshalJSON(b []byte) error {
-	var v EditorGetMessageResult
-	var has struct {
-		Message, HasFile bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "hasFile":
-			has.HasFile = true
-			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
-		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeString(value, &v.FilePath))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	case !has.HasFile:
-		return jsonrpc.MissingField("hasFile")
-	}
-	*x = v
-	return nil
-}
-
 // EditorPatchMessageParams are the params of editor/patchMessage.
 type EditorPatchMessageParams struct {
 	// The changes, applied in order.
 	Patches []Patch `json:"patches"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x EditorPatchMessageParams) MarshalJSON() ([]byte, error) {
-	if x.Patches == nil {
-		x.Patches = []Patch{}
-	}
-	type plain EditorPatchMessageParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EditorPatchMessageParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Patches == nil {
-		x.Patches = []Patch{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"patches":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Patches); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EditorPatchMessageParams) UnmarshalJSON(b []byte) error {
-	var v EditorPatchMessageParams
-	var has struct {
-		Patches bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "patches":
-			has.Patches = true
-			return jsonrpc.AtField("patches", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Patches, jsonrpc.UnmarshalJSON[Patch])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Patches:
-		return jsonrpc.MissingField("patches")
-	}
-	*x = v
-	return nil
 }
 
 // EditorPatchMessageResult is the result of editor/patchMessage.
@@ -1460,57 +304,6 @@ type EditorPatchMessageResult struct {
 	Errors []PatchError `json:"errors,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EditorPatchMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	b = append(b, `,"patchesApplied":`...)
-	b = jsonrpc.AppendInt(b, x.PatchesApplied)
-	if x.Errors != nil {
-		b = append(b, `,"errors":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Errors); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EditorPatchMessageResult) UnmarshalJSON(b []byte) error {
-	var v EditorPatchMessageResult
-	var has struct {
-		Success, PatchesApplied bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "success":
-			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
-		case "patchesApplied":
-			has.PatchesApplied = true
-			return jsonrpc.AtField("patchesApplied", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.PatchesApplied, 0, math.MaxInt64)))
-		case "errors":
-			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.UnmarshalJSON[PatchError]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Success:
-		return jsonrpc.MissingField("success")
-	case !has.PatchesApplied:
-		return jsonrpc.MissingField("patchesApplied")
-	}
-	*x = v
-	return nil
-}
-
 // EditorSetMessageParams are the params of editor/setMessage.
 type EditorSetMessageParams struct {
 	// The new message.
@@ -1520,48 +313,6 @@ type EditorSetMessageParams struct {
 	Format MessageFormat `json:"format"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EditorSetMessageParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	b = append(b, `,"format":`...)
-	b = jsonrpc.AppendString(b, x.Format)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EditorSetMessageParams) UnmarshalJSON(b []byte) error {
-	var v EditorSetMessageParams
-	var has struct {
-		Message, Format bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "format":
-			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	case !has.Format:
-		return jsonrpc.MissingField("format")
-	}
-	*x = v
-	return nil
-}
-
 // EditorSetMessageResult is the result of editor/setMessage.
 type EditorSetMessageResult struct {
 	// Whether the message was replaced.
@@ -1569,47 +320,6 @@ type EditorSetMessageResult struct {
 
 	// Why not, when success is false.
 	Error string `json:"error,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EditorSetMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Error != "" {
-		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, x.Error)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EditorSetMessageResult) UnmarshalJSON(b []byte) error {
-	var v EditorSetMessageResult
-	var has struct {
-		Success bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "success":
-			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
-		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Success:
-		return jsonrpc.MissingField("success")
-	}
-	*x = v
-	return nil
 }
 
 // UIOpenWindowParams are the params of ui/openWindow.
@@ -1633,115 +343,10 @@ type UIOpenWindowParams struct {
 	Resizable *bool `json:"resizable,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIOpenWindowParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"url":`...)
-	b = jsonrpc.AppendString(b, x.URL)
-	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	if x.Width != nil {
-		b = append(b, `,"width":`...)
-		b = jsonrpc.AppendInt(b, *x.Width)
-	}
-	if x.Height != nil {
-		b = append(b, `,"height":`...)
-		b = jsonrpc.AppendInt(b, *x.Height)
-	}
-	if x.Modal {
-		b = append(b, `,"modal":`...)
-		b = jsonrpc.AppendBool(b, x.Modal)
-	}
-	if x.Resizable != nil {
-		b = append(b, `,"resizable":`...)
-		b = jsonrpc.AppendBool(b, *x.Resizable)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
-	var v UIOpenWindowParams
-	var has struct {
-		URL, Title bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "url":
-			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
-		case "title":
-			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
-		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "modal":
-			return jsonrpc.AtField("modal", jsonrpc.DecodeBool(value, &v.Modal))
-		case "resizable":
-			return jsonrpc.AtField("resizable", jsonrpc.DecodeOptional(value, &v.Resizable, jsonrpc.DecodeBool[bool]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URL:
-		return jsonrpc.MissingField("url")
-	case !has.Title:
-		return jsonrpc.MissingField("title")
-	}
-	*x = v
-	return nil
-}
-
 // UIOpenWindowResult is the result of ui/openWindow.
 type UIOpenWindowResult struct {
 	// Identifies the window in ui/closeWindow and window/closed.
 	WindowID string `json:"windowId"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIOpenWindowResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"windowId":`...)
-	b = jsonrpc.AppendString(b, x.WindowID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIOpenWindowResult) UnmarshalJSON(b []byte) error {
-	var v UIOpenWindowResult
-	var has struct {
-		WindowID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "windowId":
-			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.WindowID:
-		return jsonrpc.MissingField("windowId")
-	}
-	*x = v
-	return nil
 }
 
 // UICloseWindowParams are the params of ui/closeWindow.
@@ -1750,80 +355,10 @@ type UICloseWindowParams struct {
 	WindowID string `json:"windowId"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UICloseWindowParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"windowId":`...)
-	b = jsonrpc.AppendString(b, x.WindowID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UICloseWindowParams) UnmarshalJSON(b []byte) error {
-	var v UICloseWindowParams
-	var has struct {
-		WindowID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "windowId":
-			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.WindowID:
-		return jsonrpc.MissingField("windowId")
-	}
-	*x = v
-	return nil
-}
-
 // UICloseWindowResult is the result of ui/closeWindow.
 type UICloseWindowResult struct {
 	// Whether the window is closed.
 	Success bool `json:"success"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UICloseWindowResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UICloseWindowResult) UnmarshalJSON(b []byte) error {
-	var v UICloseWindowResult
-	var has struct {
-		Success bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "success":
-			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Success:
-		return jsonrpc.MissingField("success")
-	}
-	*x = v
-	return nil
 }
 
 // UIShowMessageParams are the params of ui/showMessage.
@@ -1838,95 +373,10 @@ type UIShowMessageParams struct {
 	Kind MessageKind `json:"kind,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, x.Kind)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
-	var v UIShowMessageParams
-	var has struct {
-		Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // UIShowMessageResult is the result of ui/showMessage.
 type UIShowMessageResult struct {
 	// Always true once the user dismissed it.
 	Acknowledged bool `json:"acknowledged"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIShowMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"acknowledged":`...)
-	b = jsonrpc.AppendBool(b, x.Acknowledged)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIShowMessageResult) UnmarshalJSON(b []byte) error {
-	var v UIShowMessageResult
-	var has struct {
-		Acknowledged bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "acknowledged":
-			has.Acknowledged = true
-			return jsonrpc.AtField("acknowledged", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Acknowledged)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Acknowledged:
-		return jsonrpc.MissingField("acknowledged")
-	}
-	*x = v
-	return nil
 }
 
 // UIShowConfirmParams are the params of ui/showConfirm.
@@ -1941,95 +391,10 @@ type UIShowConfirmParams struct {
 	Buttons ConfirmButtons `json:"buttons,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIShowConfirmParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Buttons != "" {
-		b = append(b, `,"buttons":`...)
-		b = jsonrpc.AppendString(b, x.Buttons)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
-	var v UIShowConfirmParams
-	var has struct {
-		Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "buttons":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("buttons", v.Buttons.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // UIShowConfirmResult is the result of ui/showConfirm.
 type UIShowConfirmResult struct {
 	// True for Yes or OK.
 	Confirmed bool `json:"confirmed"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIShowConfirmResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"confirmed":`...)
-	b = jsonrpc.AppendBool(b, x.Confirmed)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIShowConfirmResult) UnmarshalJSON(b []byte) error {
-	var v UIShowConfirmResult
-	var has struct {
-		Confirmed bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "confirmed":
-			has.Confirmed = true
-			return jsonrpc.AtField("confirmed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Confirmed)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Confirmed:
-		return jsonrpc.MissingField("confirmed")
-	}
-	*x = v
-	return nil
 }
 
 // UIOpenFileParams are the params of ui/openFile.
@@ -2044,93 +409,10 @@ type UIOpenFileParams struct {
 	Filters []FileFilter `json:"filters,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIOpenFileParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.DefaultPath != "" {
-		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, x.DefaultPath)
-	}
-	if x.Filters != nil {
-		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
-	var v UIOpenFileParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
-		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // UIOpenFileResult is the result of ui/openFile.
 type UIOpenFileResult struct {
 	// The chosen file, or null when cancelled.
 	Path *string `json:"path"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIOpenFileResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"path":`...)
-	if x.Path == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.Path)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIOpenFileResult) UnmarshalJSON(b []byte) error {
-	var v UIOpenFileResult
-	var has struct {
-		Path bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "path":
-			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Path:
-		return jsonrpc.MissingField("path")
-	}
-	*x = v
-	return nil
 }
 
 // UIOpenFilesParams are the params of ui/openFiles.
@@ -2145,92 +427,10 @@ type UIOpenFilesParams struct {
 	Filters []FileFilter `json:"filters,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIOpenFilesParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.DefaultPath != "" {
-		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, x.DefaultPath)
-	}
-	if x.Filters != nil {
-		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
-	var v UIOpenFilesParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
-		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // UIOpenFilesResult is the result of ui/openFiles.
 type UIOpenFilesResult struct {
 	// The chosen files, or null when cancelled.
 	Paths []string `json:"paths"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UIOpenFilesResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"paths":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Paths); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UIOpenFilesResult) UnmarshalJSON(b []byte) error {
-	var v UIOpenFilesResult
-	var has struct {
-		Paths bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "paths":
-			has.Paths = true
-			return jsonrpc.AtField("paths", json.Unmarshal(value, &v.Paths))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Paths:
-		return jsonrpc.MissingField("paths")
-	}
-	*x = v
-	return nil
 }
 
 // UISaveFileParams are the params of ui/saveFile.
@@ -2248,99 +448,10 @@ type UISaveFileParams struct {
 	Filters []FileFilter `json:"filters,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UISaveFileParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.DefaultPath != "" {
-		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, x.DefaultPath)
-	}
-	if x.DefaultName != "" {
-		b = append(b, `,"defaultName":`...)
-		b = jsonrpc.AppendString(b, x.DefaultName)
-	}
-	if x.Filters != nil {
-		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
-	var v UISaveFileParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
-		case "defaultName":
-			return jsonrpc.AtField("defaultName", jsonrpc.DecodeString(value, &v.DefaultName))
-		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // UISaveFileResult is the result of ui/saveFile.
 type UISaveFileResult struct {
 	// The chosen path, or null when cancelled.
 	Path *string `json:"path"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UISaveFileResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"path":`...)
-	if x.Path == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.Path)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UISaveFileResult) UnmarshalJSON(b []byte) error {
-	var v UISaveFileResult
-	var has struct {
-		Path bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "path":
-			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Path:
-		return jsonrpc.MissingField("path")
-	}
-	*x = v
-	return nil
 }
 
 // UISelectDirectoryParams are the params of ui/selectDirectory.
@@ -2352,82 +463,8 @@ type UISelectDirectoryParams struct {
 	DefaultPath string `json:"defaultPath,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UISelectDirectoryParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.DefaultPath != "" {
-		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, x.DefaultPath)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
-	var v UISelectDirectoryParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // UISelectDirectoryResult is the result of ui/selectDirectory.
 type UISelectDirectoryResult struct {
 	// The chosen directory, or null when cancelled.
 	Path *string `json:"path"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UISelectDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"path":`...)
-	if x.Path == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.Path)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UISelectDirectoryResult) UnmarshalJSON(b []byte) error {
-	var v UISelectDirectoryResult
-	var has struct {
-		Path bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "path":
-			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Path:
-		return jsonrpc.MissingField("path")
-	}
-	*x = v
-	return nil
 }

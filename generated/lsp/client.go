@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Client is the client side of the protocol: the editor or tool; it starts the
@@ -271,7 +272,7 @@ func (r remoteClient) WorkspaceFoldingRangeRefresh(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodWorkspaceFoldingRangeRefresh, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWorkspaceFoldingRangeRefresh, result)
+	return rpcimpl.ExpectNull(MethodWorkspaceFoldingRangeRefresh, result)
 }
 
 func (r remoteClient) WindowWorkDoneProgressCreate(ctx context.Context, params *WorkDoneProgressCreateParams) error {
@@ -279,7 +280,7 @@ func (r remoteClient) WindowWorkDoneProgressCreate(ctx context.Context, params *
 	if err := r.c.Call(ctx, MethodWindowWorkDoneProgressCreate, params, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWindowWorkDoneProgressCreate, result)
+	return rpcimpl.ExpectNull(MethodWindowWorkDoneProgressCreate, result)
 }
 
 func (r remoteClient) WorkspaceSemanticTokensRefresh(ctx context.Context) error {
@@ -287,7 +288,7 @@ func (r remoteClient) WorkspaceSemanticTokensRefresh(ctx context.Context) error 
 	if err := r.c.Call(ctx, MethodWorkspaceSemanticTokensRefresh, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWorkspaceSemanticTokensRefresh, result)
+	return rpcimpl.ExpectNull(MethodWorkspaceSemanticTokensRefresh, result)
 }
 
 func (r remoteClient) WindowShowDocument(ctx context.Context, params *ShowDocumentParams) (*ShowDocumentResult, error) {
@@ -303,7 +304,7 @@ func (r remoteClient) WorkspaceInlineValueRefresh(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodWorkspaceInlineValueRefresh, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWorkspaceInlineValueRefresh, result)
+	return rpcimpl.ExpectNull(MethodWorkspaceInlineValueRefresh, result)
 }
 
 func (r remoteClient) WorkspaceInlayHintRefresh(ctx context.Context) error {
@@ -311,7 +312,7 @@ func (r remoteClient) WorkspaceInlayHintRefresh(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodWorkspaceInlayHintRefresh, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWorkspaceInlayHintRefresh, result)
+	return rpcimpl.ExpectNull(MethodWorkspaceInlayHintRefresh, result)
 }
 
 func (r remoteClient) WorkspaceDiagnosticRefresh(ctx context.Context) error {
@@ -319,7 +320,7 @@ func (r remoteClient) WorkspaceDiagnosticRefresh(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodWorkspaceDiagnosticRefresh, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWorkspaceDiagnosticRefresh, result)
+	return rpcimpl.ExpectNull(MethodWorkspaceDiagnosticRefresh, result)
 }
 
 func (r remoteClient) ClientRegisterCapability(ctx context.Context, params *RegistrationParams) error {
@@ -327,7 +328,7 @@ func (r remoteClient) ClientRegisterCapability(ctx context.Context, params *Regi
 	if err := r.c.Call(ctx, MethodClientRegisterCapability, params, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodClientRegisterCapability, result)
+	return rpcimpl.ExpectNull(MethodClientRegisterCapability, result)
 }
 
 func (r remoteClient) ClientUnregisterCapability(ctx context.Context, params *UnregistrationParams) error {
@@ -335,7 +336,7 @@ func (r remoteClient) ClientUnregisterCapability(ctx context.Context, params *Un
 	if err := r.c.Call(ctx, MethodClientUnregisterCapability, params, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodClientUnregisterCapability, result)
+	return rpcimpl.ExpectNull(MethodClientUnregisterCapability, result)
 }
 
 func (r remoteClient) WindowShowMessageRequest(ctx context.Context, params *ShowMessageRequestParams) (*MessageActionItem, error) {
@@ -349,7 +350,7 @@ func (r remoteClient) WorkspaceCodeLensRefresh(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodWorkspaceCodeLensRefresh, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodWorkspaceCodeLensRefresh, result)
+	return rpcimpl.ExpectNull(MethodWorkspaceCodeLensRefresh, result)
 }
 
 func (r remoteClient) WorkspaceApplyEdit(ctx context.Context, params *ApplyWorkspaceEditParams) (*ApplyWorkspaceEditResult, error) {
@@ -462,7 +463,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return nil, impl.WindowLogMessage(ctx, &params)
 		case MethodTelemetryEvent:
 			if req.Params == nil {
-				return nil, jsonrpc.MissingParams()
+				return nil, rpcimpl.MissingParams()
 			}
 			var params LSPAny
 			if err := req.DecodeParams(&params); err != nil {

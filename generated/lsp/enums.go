@@ -5,13 +5,6 @@
 
 package lsp
 
-import (
-	"fmt"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // SemanticTokenTypes is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokenTypes
 //
@@ -58,17 +51,6 @@ func (x SemanticTokenTypes) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SemanticTokenTypes, keeping values it does not list:
-// other values are accepted.
-func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = SemanticTokenTypes(v)
-	return nil
-}
-
 // SemanticTokenModifiers is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokenModifiers
 //
@@ -102,17 +84,6 @@ func (x SemanticTokenModifiers) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SemanticTokenModifiers, keeping values it does not
-// list: other values are accepted.
-func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = SemanticTokenModifiers(v)
-	return nil
-}
-
 // DocumentDiagnosticReportKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReportKind
 //
@@ -133,20 +104,6 @@ func (x DocumentDiagnosticReportKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a DocumentDiagnosticReportKind, refusing values it
-// does not list.
-func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !DocumentDiagnosticReportKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"full\" or \"unchanged\"", jsonrpc.Truncate(v))
-	}
-	*x = DocumentDiagnosticReportKind(v)
-	return nil
 }
 
 // ErrorCodes is described at
@@ -176,17 +133,6 @@ func (x ErrorCodes) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ErrorCodes, keeping values it does not list: other
-// values are accepted.
-func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
-	var v int32
-	if err := jsonrpc.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
-		return err
-	}
-	*x = ErrorCodes(v)
-	return nil
-}
-
 // LSPErrorCodes is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#errorCodes
 //
@@ -213,17 +159,6 @@ func (x LSPErrorCodes) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LSPErrorCodes, keeping values it does not list:
-// other values are accepted.
-func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
-	var v int32
-	if err := jsonrpc.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
-		return err
-	}
-	*x = LSPErrorCodes(v)
-	return nil
-}
-
 // FoldingRangeKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeKind
 //
@@ -245,17 +180,6 @@ func (x FoldingRangeKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a FoldingRangeKind, keeping values it does not list:
-// other values are accepted.
-func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = FoldingRangeKind(v)
-	return nil
 }
 
 // SymbolKind is described at
@@ -301,19 +225,6 @@ func (x SymbolKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SymbolKind, refusing values it does not list.
-func (x *SymbolKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !SymbolKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want a value of SymbolKind", v)
-	}
-	*x = SymbolKind(v)
-	return nil
-}
-
 // SymbolTag is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolTag
 //
@@ -332,19 +243,6 @@ func (x SymbolTag) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a SymbolTag, refusing values it does not list.
-func (x *SymbolTag) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !SymbolTag(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1", v)
-	}
-	*x = SymbolTag(v)
-	return nil
 }
 
 // UniquenessLevel is described at
@@ -371,19 +269,6 @@ func (x UniquenessLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an UniquenessLevel, refusing values it does not list.
-func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !UniquenessLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"document\", \"project\", \"group\", \"scheme\" or \"global\"", jsonrpc.Truncate(v))
-	}
-	*x = UniquenessLevel(v)
-	return nil
-}
-
 // MonikerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerKind
 //
@@ -406,19 +291,6 @@ func (x MonikerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MonikerKind, refusing values it does not list.
-func (x *MonikerKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !MonikerKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"import\", \"export\" or \"local\"", jsonrpc.Truncate(v))
-	}
-	*x = MonikerKind(v)
-	return nil
-}
-
 // InlayHintKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintKind
 //
@@ -438,19 +310,6 @@ func (x InlayHintKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an InlayHintKind, refusing values it does not list.
-func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !InlayHintKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = InlayHintKind(v)
-	return nil
 }
 
 // MessageType is described at
@@ -476,19 +335,6 @@ func (x MessageType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MessageType, refusing values it does not list.
-func (x *MessageType) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !MessageType(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2, 3, 4 or 5", v)
-	}
-	*x = MessageType(v)
-	return nil
-}
-
 // TextDocumentSyncKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncKind
 type TextDocumentSyncKind uint32
@@ -509,20 +355,6 @@ func (x TextDocumentSyncKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TextDocumentSyncKind, refusing values it does not
-// list.
-func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !TextDocumentSyncKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 0, 1 or 2", v)
-	}
-	*x = TextDocumentSyncKind(v)
-	return nil
-}
-
 // TextDocumentSaveReason is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveReason
 type TextDocumentSaveReason uint32
@@ -541,20 +373,6 @@ func (x TextDocumentSaveReason) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a TextDocumentSaveReason, refusing values it does not
-// list.
-func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !TextDocumentSaveReason(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2 or 3", v)
-	}
-	*x = TextDocumentSaveReason(v)
-	return nil
 }
 
 // CompletionItemKind is described at
@@ -599,20 +417,6 @@ func (x CompletionItemKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CompletionItemKind, refusing values it does not
-// list.
-func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !CompletionItemKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want a value of CompletionItemKind", v)
-	}
-	*x = CompletionItemKind(v)
-	return nil
-}
-
 // CompletionItemTag is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItemTag
 //
@@ -633,19 +437,6 @@ func (x CompletionItemTag) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CompletionItemTag, refusing values it does not list.
-func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !CompletionItemTag(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1", v)
-	}
-	*x = CompletionItemTag(v)
-	return nil
-}
-
 // InsertTextFormat is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertTextFormat
 type InsertTextFormat uint32
@@ -663,19 +454,6 @@ func (x InsertTextFormat) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an InsertTextFormat, refusing values it does not list.
-func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !InsertTextFormat(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = InsertTextFormat(v)
-	return nil
 }
 
 // InsertTextMode is described at
@@ -699,19 +477,6 @@ func (x InsertTextMode) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an InsertTextMode, refusing values it does not list.
-func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !InsertTextMode(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = InsertTextMode(v)
-	return nil
-}
-
 // DocumentHighlightKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightKind
 type DocumentHighlightKind uint32
@@ -730,20 +495,6 @@ func (x DocumentHighlightKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a DocumentHighlightKind, refusing values it does not
-// list.
-func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !DocumentHighlightKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2 or 3", v)
-	}
-	*x = DocumentHighlightKind(v)
-	return nil
 }
 
 // CodeActionKind is described at
@@ -776,17 +527,6 @@ func (x CodeActionKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CodeActionKind, keeping values it does not list:
-// other values are accepted.
-func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = CodeActionKind(v)
-	return nil
-}
-
 // TraceValues is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#traceValue
 type TraceValues string
@@ -805,19 +545,6 @@ func (x TraceValues) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a TraceValues, refusing values it does not list.
-func (x *TraceValues) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !TraceValues(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"off\", \"messages\" or \"verbose\"", jsonrpc.Truncate(v))
-	}
-	*x = TraceValues(v)
-	return nil
 }
 
 // MarkupKind is described at
@@ -839,19 +566,6 @@ func (x MarkupKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MarkupKind, refusing values it does not list.
-func (x *MarkupKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !MarkupKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"plaintext\" or \"markdown\"", jsonrpc.Truncate(v))
-	}
-	*x = MarkupKind(v)
-	return nil
-}
-
 // InlineCompletionTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
@@ -871,20 +585,6 @@ func (x InlineCompletionTriggerKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an InlineCompletionTriggerKind, refusing values it
-// does not list.
-func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !InlineCompletionTriggerKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 0 or 1", v)
-	}
-	*x = InlineCompletionTriggerKind(v)
-	return nil
 }
 
 // PositionEncodingKind is described at
@@ -912,17 +612,6 @@ func (x PositionEncodingKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PositionEncodingKind, keeping values it does not
-// list: other values are accepted.
-func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = PositionEncodingKind(v)
-	return nil
-}
-
 // FileChangeType is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileChangeType
 type FileChangeType uint32
@@ -941,19 +630,6 @@ func (x FileChangeType) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a FileChangeType, refusing values it does not list.
-func (x *FileChangeType) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !FileChangeType(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2 or 3", v)
-	}
-	*x = FileChangeType(v)
-	return nil
 }
 
 // WatchKind is described at
@@ -979,17 +655,6 @@ func (x WatchKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a WatchKind, keeping values it does not list: other
-// values are accepted.
-func (x *WatchKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	*x = WatchKind(v)
-	return nil
-}
-
 // DiagnosticSeverity is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticSeverity
 type DiagnosticSeverity uint32
@@ -1009,20 +674,6 @@ func (x DiagnosticSeverity) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a DiagnosticSeverity, refusing values it does not
-// list.
-func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !DiagnosticSeverity(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2, 3 or 4", v)
-	}
-	*x = DiagnosticSeverity(v)
-	return nil
 }
 
 // DiagnosticTag is described at
@@ -1046,19 +697,6 @@ func (x DiagnosticTag) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DiagnosticTag, refusing values it does not list.
-func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !DiagnosticTag(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = DiagnosticTag(v)
-	return nil
-}
-
 // CompletionTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionTriggerKind
 type CompletionTriggerKind uint32
@@ -1077,20 +715,6 @@ func (x CompletionTriggerKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a CompletionTriggerKind, refusing values it does not
-// list.
-func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !CompletionTriggerKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2 or 3", v)
-	}
-	*x = CompletionTriggerKind(v)
-	return nil
 }
 
 // SignatureHelpTriggerKind is described at
@@ -1115,20 +739,6 @@ func (x SignatureHelpTriggerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SignatureHelpTriggerKind, refusing values it does
-// not list.
-func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !SignatureHelpTriggerKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1, 2 or 3", v)
-	}
-	*x = SignatureHelpTriggerKind(v)
-	return nil
-}
-
 // CodeActionTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionTriggerKind
 //
@@ -1148,20 +758,6 @@ func (x CodeActionTriggerKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a CodeActionTriggerKind, refusing values it does not
-// list.
-func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !CodeActionTriggerKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = CodeActionTriggerKind(v)
-	return nil
 }
 
 // FileOperationPatternKind is described at
@@ -1185,20 +781,6 @@ func (x FileOperationPatternKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FileOperationPatternKind, refusing values it does
-// not list.
-func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !FileOperationPatternKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"file\" or \"folder\"", jsonrpc.Truncate(v))
-	}
-	*x = FileOperationPatternKind(v)
-	return nil
-}
-
 // NotebookCellKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCellKind
 //
@@ -1220,19 +802,6 @@ func (x NotebookCellKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a NotebookCellKind, refusing values it does not list.
-func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !NotebookCellKind(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = NotebookCellKind(v)
-	return nil
-}
-
 // ResourceOperationKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#resourceOperationKind
 type ResourceOperationKind string
@@ -1251,20 +820,6 @@ func (x ResourceOperationKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ResourceOperationKind, refusing values it does not
-// list.
-func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ResourceOperationKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"create\", \"rename\" or \"delete\"", jsonrpc.Truncate(v))
-	}
-	*x = ResourceOperationKind(v)
-	return nil
 }
 
 // FailureHandlingKind is described at
@@ -1288,20 +843,6 @@ func (x FailureHandlingKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FailureHandlingKind, refusing values it does not
-// list.
-func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !FailureHandlingKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"abort\", \"transactional\", \"textOnlyTransactional\" or \"undo\"", jsonrpc.Truncate(v))
-	}
-	*x = FailureHandlingKind(v)
-	return nil
-}
-
 // PrepareSupportDefaultBehavior is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#prepareSupportDefaultBehavior
 type PrepareSupportDefaultBehavior uint32
@@ -1321,20 +862,6 @@ func (x PrepareSupportDefaultBehavior) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PrepareSupportDefaultBehavior, refusing values it
-// does not list.
-func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	if !PrepareSupportDefaultBehavior(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1", v)
-	}
-	*x = PrepareSupportDefaultBehavior(v)
-	return nil
-}
-
 // TokenFormat is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#tokenFormat
 type TokenFormat string
@@ -1351,17 +878,4 @@ func (x TokenFormat) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a TokenFormat, refusing values it does not list.
-func (x *TokenFormat) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !TokenFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"relative\"", jsonrpc.Truncate(v))
-	}
-	*x = TokenFormat(v)
-	return nil
 }

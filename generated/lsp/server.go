@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Server is the server side of the protocol: the language server.
@@ -963,7 +964,7 @@ func (r remoteServer) Shutdown(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodShutdown, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodShutdown, result)
+	return rpcimpl.ExpectNull(MethodShutdown, result)
 }
 
 func (r remoteServer) TextDocumentWillSaveWaitUntil(ctx context.Context, params *WillSaveTextDocumentParams) ([]TextEdit, error) {

@@ -7,9 +7,6 @@ package lsp
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -31,125 +28,11 @@ type ImplementationParams struct {
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ImplementationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ImplementationParams) UnmarshalJSON(b []byte) error {
-	var v ImplementationParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
-}
-
 // Location is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#location
 type Location struct {
 	URI   DocumentURI `json:"uri"`
 	Range Range       `json:"range"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Location) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Location) UnmarshalJSON(b []byte) error {
-	var v Location
-	var has struct {
-		URI, Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
 }
 
 // ImplementationRegistrationOptions is described at
@@ -158,56 +41,6 @@ type ImplementationRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ImplementationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v ImplementationRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // TypeDefinitionParams is described at
@@ -219,131 +52,12 @@ type TypeDefinitionParams struct {
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeDefinitionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
-	var v TypeDefinitionParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
-}
-
 // TypeDefinitionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionRegistrationOptions
 type TypeDefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeDefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeDefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v TypeDefinitionRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceFolder is described at
@@ -353,147 +67,16 @@ type WorkspaceFolder struct {
 	Name string `json:"name"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceFolder) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceFolder) UnmarshalJSON(b []byte) error {
-	var v WorkspaceFolder
-	var has struct {
-		URI, Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // DidChangeWorkspaceFoldersParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWorkspaceFoldersParams
 type DidChangeWorkspaceFoldersParams struct {
 	Event WorkspaceFoldersChangeEvent `json:"event"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeWorkspaceFoldersParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"event":`...)
-	if b, err = x.Event.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeWorkspaceFoldersParams) UnmarshalJSON(b []byte) error {
-	var v DidChangeWorkspaceFoldersParams
-	var has struct {
-		Event bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "event":
-			has.Event = true
-			return jsonrpc.AtField("event", jsonrpc.NonNull(value, v.Event.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Event:
-		return jsonrpc.MissingField("event")
-	}
-	*x = v
-	return nil
-}
-
 // ConfigurationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#configurationParams
 type ConfigurationParams struct {
 	Items []ConfigurationItem `json:"items"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ConfigurationParams) MarshalJSON() ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []ConfigurationItem{}
-	}
-	type plain ConfigurationParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ConfigurationParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []ConfigurationItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ConfigurationParams) UnmarshalJSON(b []byte) error {
-	var v ConfigurationParams
-	var has struct {
-		Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[ConfigurationItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentColorParams is described at
@@ -504,118 +87,11 @@ type DocumentColorParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentColorParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentColorParams) UnmarshalJSON(b []byte) error {
-	var v DocumentColorParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
-}
-
 // ColorInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorInformation
 type ColorInformation struct {
 	Range Range `json:"range"`
 	Color Color `json:"color"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ColorInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"color":`...)
-	if b, err = x.Color.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ColorInformation) UnmarshalJSON(b []byte) error {
-	var v ColorInformation
-	var has struct {
-		Range, Color bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "color":
-			has.Color = true
-			return jsonrpc.AtField("color", jsonrpc.NonNull(value, v.Color.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Color:
-		return jsonrpc.MissingField("color")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentColorRegistrationOptions is described at
@@ -624,56 +100,6 @@ type DocumentColorRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentColorRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentColorRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // ColorPresentationParams is described at
@@ -686,84 +112,6 @@ type ColorPresentationParams struct {
 	Range              Range                  `json:"range"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ColorPresentationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"color":`...)
-	if b, err = x.Color.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ColorPresentationParams) UnmarshalJSON(b []byte) error {
-	var v ColorPresentationParams
-	var has struct {
-		TextDocument, Color, Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "color":
-			has.Color = true
-			return jsonrpc.AtField("color", jsonrpc.NonNull(value, v.Color.UnmarshalJSON(value)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Color:
-		return jsonrpc.MissingField("color")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
-}
-
 // ColorPresentation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorPresentation
 type ColorPresentation struct {
@@ -772,91 +120,10 @@ type ColorPresentation struct {
 	AdditionalTextEdits []TextEdit `json:"additionalTextEdits,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ColorPresentation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	if x.TextEdit != nil {
-		b = append(b, `,"textEdit":`...)
-		if b, err = x.TextEdit.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.AdditionalTextEdits != nil {
-		b = append(b, `,"additionalTextEdits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AdditionalTextEdits); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ColorPresentation) UnmarshalJSON(b []byte) error {
-	var v ColorPresentation
-	var has struct {
-		Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
-		case "textEdit":
-			return jsonrpc.AtField("textEdit", jsonrpc.DecodeOptional(value, &v.TextEdit, jsonrpc.UnmarshalJSON[TextEdit]))
-		case "additionalTextEdits":
-			return jsonrpc.AtField("additionalTextEdits", jsonrpc.DecodeArray(value, &v.AdditionalTextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
-}
-
 // WorkDoneProgressOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressOptions
 type WorkDoneProgressOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressOptions) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentRegistrationOptions is described at
@@ -865,110 +132,12 @@ type TextDocumentRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v TextDocumentRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // FoldingRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeParams
 type FoldingRangeParams struct {
 	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
 }
 
 // FoldingRange is described at
@@ -984,135 +153,12 @@ type FoldingRange struct {
 	CollapsedText string `json:"collapsedText,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRange) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"startLine":`...)
-	b = jsonrpc.AppendInt(b, x.StartLine)
-	if x.StartCharacter != nil {
-		b = append(b, `,"startCharacter":`...)
-		b = jsonrpc.AppendInt(b, *x.StartCharacter)
-	}
-	b = append(b, `,"endLine":`...)
-	b = jsonrpc.AppendInt(b, x.EndLine)
-	if x.EndCharacter != nil {
-		b = append(b, `,"endCharacter":`...)
-		b = jsonrpc.AppendInt(b, *x.EndCharacter)
-	}
-	if x.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, x.Kind)
-	}
-	if x.CollapsedText != "" {
-		b = append(b, `,"collapsedText":`...)
-		b = jsonrpc.AppendString(b, x.CollapsedText)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRange) UnmarshalJSON(b []byte) error {
-	var v FoldingRange
-	var has struct {
-		StartLine, EndLine bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "startLine":
-			has.StartLine = true
-			return jsonrpc.AtField("startLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.StartLine, 0, math.MaxUint32)))
-		case "startCharacter":
-			return jsonrpc.AtField("startCharacter", jsonrpc.DecodeOptional(value, &v.StartCharacter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "endLine":
-			has.EndLine = true
-			return jsonrpc.AtField("endLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.EndLine, 0, math.MaxUint32)))
-		case "endCharacter":
-			return jsonrpc.AtField("endCharacter", jsonrpc.DecodeOptional(value, &v.EndCharacter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		case "collapsedText":
-			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeString(value, &v.CollapsedText))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.StartLine:
-		return jsonrpc.MissingField("startLine")
-	case !has.EndLine:
-		return jsonrpc.MissingField("endLine")
-	}
-	*x = v
-	return nil
-}
-
 // FoldingRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeRegistrationOptions
 type FoldingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // DeclarationParams is described at
@@ -1124,131 +170,12 @@ type DeclarationParams struct {
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeclarationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
-	var v DeclarationParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
-}
-
 // DeclarationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationRegistrationOptions
 type DeclarationRegistrationOptions struct {
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeclarationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DeclarationRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // SelectionRangeParams is described at
@@ -1260,139 +187,11 @@ type SelectionRangeParams struct {
 	Positions          []Position             `json:"positions"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SelectionRangeParams) MarshalJSON() ([]byte, error) {
-	if x.Positions == nil {
-		x.Positions = []Position{}
-	}
-	type plain SelectionRangeParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Positions == nil {
-		x.Positions = []Position{}
-	}
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"positions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Positions); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectionRangeParams) UnmarshalJSON(b []byte) error {
-	var v SelectionRangeParams
-	var has struct {
-		TextDocument, Positions bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "positions":
-			has.Positions = true
-			return jsonrpc.AtField("positions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Positions, jsonrpc.UnmarshalJSON[Position])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Positions:
-		return jsonrpc.MissingField("positions")
-	}
-	*x = v
-	return nil
-}
-
 // SelectionRange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRange
 type SelectionRange struct {
 	Range  Range           `json:"range"`
 	Parent *SelectionRange `json:"parent,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectionRange) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Parent != nil {
-		b = append(b, `,"parent":`...)
-		if b, err = x.Parent.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectionRange) UnmarshalJSON(b []byte) error {
-	var v SelectionRange
-	var has struct {
-		Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "parent":
-			return jsonrpc.AtField("parent", jsonrpc.DecodeOptional(value, &v.Parent, jsonrpc.UnmarshalJSON[SelectionRange]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
 }
 
 // SelectionRangeRegistrationOptions is described at
@@ -1403,142 +202,16 @@ type SelectionRangeRegistrationOptions struct {
 	ID               string           `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectionRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectionRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v SelectionRangeRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // WorkDoneProgressCreateParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#window_workDoneProgress_create
 type WorkDoneProgressCreateParams struct {
 	Token ProgressToken `json:"token"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressCreateParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"token":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Token); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressCreateParams) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressCreateParams
-	var has struct {
-		Token bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "token":
-			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, v.Token.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Token:
-		return jsonrpc.MissingField("token")
-	}
-	*x = v
-	return nil
-}
-
 // WorkDoneProgressCancelParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#window_workDoneProgress_cancel
 type WorkDoneProgressCancelParams struct {
 	Token ProgressToken `json:"token"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressCancelParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"token":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Token); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressCancelParams) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressCancelParams
-	var has struct {
-		Token bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "token":
-			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, v.Token.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Token:
-		return jsonrpc.MissingField("token")
-	}
-	*x = v
-	return nil
 }
 
 // CallHierarchyPrepareParams is described at
@@ -1549,64 +222,6 @@ type CallHierarchyPrepareParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyPrepareParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // CallHierarchyItem is described at
@@ -1624,96 +239,6 @@ type CallHierarchyItem struct {
 	Data           LSPAny      `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.Detail != "" {
-		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, x.Detail)
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"selectionRange":`...)
-	if b, err = x.SelectionRange.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyItem
-	var has struct {
-		Name, Kind, URI, Range, SelectionRange bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
-		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "selectionRange":
-			has.SelectionRange = true
-			return jsonrpc.AtField("selectionRange", jsonrpc.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.SelectionRange:
-		return jsonrpc.MissingField("selectionRange")
-	}
-	*x = v
-	return nil
-}
-
 // CallHierarchyRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyRegistrationOptions
 //
@@ -1722,56 +247,6 @@ type CallHierarchyRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // CallHierarchyIncomingCallsParams is described at
@@ -1784,66 +259,6 @@ type CallHierarchyIncomingCallsParams struct {
 	Item               CallHierarchyItem `json:"item"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyIncomingCallsParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"item":`...)
-	if b, err = x.Item.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyIncomingCallsParams
-	var has struct {
-		Item bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "item":
-			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Item:
-		return jsonrpc.MissingField("item")
-	}
-	*x = v
-	return nil
-}
-
 // CallHierarchyIncomingCall is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyIncomingCall
 //
@@ -1851,66 +266,6 @@ func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
 type CallHierarchyIncomingCall struct {
 	From       CallHierarchyItem `json:"from"`
 	FromRanges []Range           `json:"fromRanges"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CallHierarchyIncomingCall) MarshalJSON() ([]byte, error) {
-	if x.FromRanges == nil {
-		x.FromRanges = []Range{}
-	}
-	type plain CallHierarchyIncomingCall
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyIncomingCall) AppendJSON(b []byte) ([]byte, error) {
-	if x.FromRanges == nil {
-		x.FromRanges = []Range{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"from":`...)
-	if b, err = x.From.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"fromRanges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.FromRanges); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyIncomingCall) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyIncomingCall
-	var has struct {
-		From, FromRanges bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "from":
-			has.From = true
-			return jsonrpc.AtField("from", jsonrpc.NonNull(value, v.From.UnmarshalJSON(value)))
-		case "fromRanges":
-			has.FromRanges = true
-			return jsonrpc.AtField("fromRanges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.FromRanges, jsonrpc.UnmarshalJSON[Range])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.From:
-		return jsonrpc.MissingField("from")
-	case !has.FromRanges:
-		return jsonrpc.MissingField("fromRanges")
-	}
-	*x = v
-	return nil
 }
 
 // CallHierarchyOutgoingCallsParams is described at
@@ -1923,66 +278,6 @@ type CallHierarchyOutgoingCallsParams struct {
 	Item               CallHierarchyItem `json:"item"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyOutgoingCallsParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"item":`...)
-	if b, err = x.Item.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyOutgoingCallsParams
-	var has struct {
-		Item bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "item":
-			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Item:
-		return jsonrpc.MissingField("item")
-	}
-	*x = v
-	return nil
-}
-
 // CallHierarchyOutgoingCall is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyOutgoingCall
 //
@@ -1990,66 +285,6 @@ func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
 type CallHierarchyOutgoingCall struct {
 	To         CallHierarchyItem `json:"to"`
 	FromRanges []Range           `json:"fromRanges"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CallHierarchyOutgoingCall) MarshalJSON() ([]byte, error) {
-	if x.FromRanges == nil {
-		x.FromRanges = []Range{}
-	}
-	type plain CallHierarchyOutgoingCall
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyOutgoingCall) AppendJSON(b []byte) ([]byte, error) {
-	if x.FromRanges == nil {
-		x.FromRanges = []Range{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"to":`...)
-	if b, err = x.To.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"fromRanges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.FromRanges); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyOutgoingCall) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyOutgoingCall
-	var has struct {
-		To, FromRanges bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "to":
-			has.To = true
-			return jsonrpc.AtField("to", jsonrpc.NonNull(value, v.To.UnmarshalJSON(value)))
-		case "fromRanges":
-			has.FromRanges = true
-			return jsonrpc.AtField("fromRanges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.FromRanges, jsonrpc.UnmarshalJSON[Range])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.To:
-		return jsonrpc.MissingField("to")
-	case !has.FromRanges:
-		return jsonrpc.MissingField("fromRanges")
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensParams is described at
@@ -2062,66 +297,6 @@ type SemanticTokensParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokens is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokens
 //
@@ -2131,124 +306,12 @@ type SemanticTokens struct {
 	Data     []uint32 `json:"data"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SemanticTokens) MarshalJSON() ([]byte, error) {
-	if x.Data == nil {
-		x.Data = []uint32{}
-	}
-	type plain SemanticTokens
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokens) AppendJSON(b []byte) ([]byte, error) {
-	if x.Data == nil {
-		x.Data = []uint32{}
-	}
-	var err error
-	start := len(b)
-	if x.ResultID != "" {
-		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, x.ResultID)
-	}
-	b = append(b, `,"data":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokens) UnmarshalJSON(b []byte) error {
-	var v SemanticTokens
-	var has struct {
-		Data bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
-		case "data":
-			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			})))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Data:
-		return jsonrpc.MissingField("data")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensPartialResult
 //
 // Since 3.16.0.
 type SemanticTokensPartialResult struct {
 	Data []uint32 `json:"data"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SemanticTokensPartialResult) MarshalJSON() ([]byte, error) {
-	if x.Data == nil {
-		x.Data = []uint32{}
-	}
-	type plain SemanticTokensPartialResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensPartialResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Data == nil {
-		x.Data = []uint32{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"data":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensPartialResult) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensPartialResult
-	var has struct {
-		Data bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "data":
-			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			})))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Data:
-		return jsonrpc.MissingField("data")
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensRegistrationOptions is described at
@@ -2264,87 +327,6 @@ type SemanticTokensRegistrationOptions struct {
 	ID               string                     `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"legend":`...)
-	if b, err = x.Legend.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.Range.IsZero() {
-		b = append(b, `,"range":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Full.IsZero() {
-		b = append(b, `,"full":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
-			return nil, err
-		}
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensRegistrationOptions
-	var has struct {
-		DocumentSelector, Legend bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "legend":
-			has.Legend = true
-			return jsonrpc.AtField("legend", jsonrpc.NonNull(value, v.Legend.UnmarshalJSON(value)))
-		case "range":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("range", v.Range.UnmarshalJSON(value))
-		case "full":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("full", v.Full.UnmarshalJSON(value))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	case !has.Legend:
-		return jsonrpc.MissingField("legend")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensDeltaParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensDeltaParams
 //
@@ -2356,73 +338,6 @@ type SemanticTokensDeltaParams struct {
 	PreviousResultID   string                 `json:"previousResultId"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensDeltaParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"previousResultId":`...)
-	b = jsonrpc.AppendString(b, x.PreviousResultID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensDeltaParams
-	var has struct {
-		TextDocument, PreviousResultID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "previousResultId":
-			has.PreviousResultID = true
-			return jsonrpc.AtField("previousResultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PreviousResultID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.PreviousResultID:
-		return jsonrpc.MissingField("previousResultId")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensDelta is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensDelta
 //
@@ -2432,120 +347,12 @@ type SemanticTokensDelta struct {
 	Edits    []SemanticTokensEdit `json:"edits"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SemanticTokensDelta) MarshalJSON() ([]byte, error) {
-	if x.Edits == nil {
-		x.Edits = []SemanticTokensEdit{}
-	}
-	type plain SemanticTokensDelta
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensDelta) AppendJSON(b []byte) ([]byte, error) {
-	if x.Edits == nil {
-		x.Edits = []SemanticTokensEdit{}
-	}
-	var err error
-	start := len(b)
-	if x.ResultID != "" {
-		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, x.ResultID)
-	}
-	b = append(b, `,"edits":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensDelta) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensDelta
-	var has struct {
-		Edits bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
-		case "edits":
-			has.Edits = true
-			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[SemanticTokensEdit])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Edits:
-		return jsonrpc.MissingField("edits")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensDeltaPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensDeltaPartialResult
 //
 // Since 3.16.0.
 type SemanticTokensDeltaPartialResult struct {
 	Edits []SemanticTokensEdit `json:"edits"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SemanticTokensDeltaPartialResult) MarshalJSON() ([]byte, error) {
-	if x.Edits == nil {
-		x.Edits = []SemanticTokensEdit{}
-	}
-	type plain SemanticTokensDeltaPartialResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensDeltaPartialResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Edits == nil {
-		x.Edits = []SemanticTokensEdit{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"edits":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensDeltaPartialResult) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensDeltaPartialResult
-	var has struct {
-		Edits bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "edits":
-			has.Edits = true
-			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[SemanticTokensEdit])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Edits:
-		return jsonrpc.MissingField("edits")
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensRangeParams is described at
@@ -2559,75 +366,6 @@ type SemanticTokensRangeParams struct {
 	Range              Range                  `json:"range"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensRangeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensRangeParams
-	var has struct {
-		TextDocument, Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
-}
-
 // ShowDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#showDocumentParams
 //
@@ -2639,62 +377,6 @@ type ShowDocumentParams struct {
 	Selection *Range `json:"selection,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.External {
-		b = append(b, `,"external":`...)
-		b = jsonrpc.AppendBool(b, x.External)
-	}
-	if x.TakeFocus {
-		b = append(b, `,"takeFocus":`...)
-		b = jsonrpc.AppendBool(b, x.TakeFocus)
-	}
-	if x.Selection != nil {
-		b = append(b, `,"selection":`...)
-		if b, err = x.Selection.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowDocumentParams) UnmarshalJSON(b []byte) error {
-	var v ShowDocumentParams
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "external":
-			return jsonrpc.AtField("external", jsonrpc.DecodeBool(value, &v.External))
-		case "takeFocus":
-			return jsonrpc.AtField("takeFocus", jsonrpc.DecodeBool(value, &v.TakeFocus))
-		case "selection":
-			return jsonrpc.AtField("selection", jsonrpc.DecodeOptional(value, &v.Selection, jsonrpc.UnmarshalJSON[Range]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // ShowDocumentResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#showDocumentResult
 //
@@ -2703,105 +385,12 @@ type ShowDocumentResult struct {
 	Success bool `json:"success"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowDocumentResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowDocumentResult) UnmarshalJSON(b []byte) error {
-	var v ShowDocumentResult
-	var has struct {
-		Success bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "success":
-			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Success:
-		return jsonrpc.MissingField("success")
-	}
-	*x = v
-	return nil
-}
-
 // LinkedEditingRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeParams
 type LinkedEditingRangeParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LinkedEditingRangeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
-	var v LinkedEditingRangeParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // LinkedEditingRanges is described at
@@ -2813,63 +402,6 @@ type LinkedEditingRanges struct {
 	WordPattern string  `json:"wordPattern,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x LinkedEditingRanges) MarshalJSON() ([]byte, error) {
-	if x.Ranges == nil {
-		x.Ranges = []Range{}
-	}
-	type plain LinkedEditingRanges
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LinkedEditingRanges) AppendJSON(b []byte) ([]byte, error) {
-	if x.Ranges == nil {
-		x.Ranges = []Range{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"ranges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Ranges); err != nil {
-		return nil, err
-	}
-	if x.WordPattern != "" {
-		b = append(b, `,"wordPattern":`...)
-		b = jsonrpc.AppendString(b, x.WordPattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
-	var v LinkedEditingRanges
-	var has struct {
-		Ranges bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "ranges":
-			has.Ranges = true
-			return jsonrpc.AtField("ranges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Ranges, jsonrpc.UnmarshalJSON[Range])))
-		case "wordPattern":
-			return jsonrpc.AtField("wordPattern", jsonrpc.DecodeString(value, &v.WordPattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Ranges:
-		return jsonrpc.MissingField("ranges")
-	}
-	*x = v
-	return nil
-}
-
 // LinkedEditingRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeRegistrationOptions
 type LinkedEditingRangeRegistrationOptions struct {
@@ -2878,113 +410,12 @@ type LinkedEditingRangeRegistrationOptions struct {
 	ID               string           `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LinkedEditingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LinkedEditingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v LinkedEditingRangeRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // CreateFilesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFilesParams
 //
 // Since 3.16.0.
 type CreateFilesParams struct {
 	Files []FileCreate `json:"files"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CreateFilesParams) MarshalJSON() ([]byte, error) {
-	if x.Files == nil {
-		x.Files = []FileCreate{}
-	}
-	type plain CreateFilesParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CreateFilesParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Files == nil {
-		x.Files = []FileCreate{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"files":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CreateFilesParams) UnmarshalJSON(b []byte) error {
-	var v CreateFilesParams
-	var has struct {
-		Files bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "files":
-			has.Files = true
-			return jsonrpc.AtField("files", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Files, jsonrpc.UnmarshalJSON[FileCreate])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Files:
-		return jsonrpc.MissingField("files")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceEdit is described at
@@ -2997,113 +428,12 @@ type WorkspaceEdit struct {
 	ChangeAnnotations map[ChangeAnnotationIdentifier]ChangeAnnotation `json:"changeAnnotations,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceEdit) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Changes != nil {
-		b = append(b, `,"changes":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Changes); err != nil {
-			return nil, err
-		}
-	}
-	if x.DocumentChanges != nil {
-		b = append(b, `,"documentChanges":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentChanges); err != nil {
-			return nil, err
-		}
-	}
-	if x.ChangeAnnotations != nil {
-		b = append(b, `,"changeAnnotations":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ChangeAnnotations); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceEdit) UnmarshalJSON(b []byte) error {
-	var v WorkspaceEdit
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "changes":
-			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], func(b []byte, v *[]TextEdit) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[TextEdit])
-			}))
-		case "documentChanges":
-			return jsonrpc.AtField("documentChanges", jsonrpc.DecodeArray(value, &v.DocumentChanges, jsonrpc.UnmarshalJSON[WorkspaceEditDocumentChangesItem]))
-		case "changeAnnotations":
-			return jsonrpc.AtField("changeAnnotations", jsonrpc.DecodeKeyedMap(value, &v.ChangeAnnotations, false, jsonrpc.DecodeString[ChangeAnnotationIdentifier], jsonrpc.UnmarshalJSON[ChangeAnnotation]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // FileOperationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationRegistrationOptions
 //
 // Since 3.16.0.
 type FileOperationRegistrationOptions struct {
 	Filters []FileOperationFilter `json:"filters"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x FileOperationRegistrationOptions) MarshalJSON() ([]byte, error) {
-	if x.Filters == nil {
-		x.Filters = []FileOperationFilter{}
-	}
-	type plain FileOperationRegistrationOptions
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileOperationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	if x.Filters == nil {
-		x.Filters = []FileOperationFilter{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"filters":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileOperationRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v FileOperationRegistrationOptions
-	var has struct {
-		Filters bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "filters":
-			has.Filters = true
-			return jsonrpc.AtField("filters", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileOperationFilter])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Filters:
-		return jsonrpc.MissingField("filters")
-	}
-	*x = v
-	return nil
 }
 
 // RenameFilesParams is described at
@@ -3114,114 +444,12 @@ type RenameFilesParams struct {
 	Files []FileRename `json:"files"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x RenameFilesParams) MarshalJSON() ([]byte, error) {
-	if x.Files == nil {
-		x.Files = []FileRename{}
-	}
-	type plain RenameFilesParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameFilesParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Files == nil {
-		x.Files = []FileRename{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"files":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameFilesParams) UnmarshalJSON(b []byte) error {
-	var v RenameFilesParams
-	var has struct {
-		Files bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "files":
-			has.Files = true
-			return jsonrpc.AtField("files", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Files, jsonrpc.UnmarshalJSON[FileRename])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Files:
-		return jsonrpc.MissingField("files")
-	}
-	*x = v
-	return nil
-}
-
 // DeleteFilesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFilesParams
 //
 // Since 3.16.0.
 type DeleteFilesParams struct {
 	Files []FileDelete `json:"files"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DeleteFilesParams) MarshalJSON() ([]byte, error) {
-	if x.Files == nil {
-		x.Files = []FileDelete{}
-	}
-	type plain DeleteFilesParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeleteFilesParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Files == nil {
-		x.Files = []FileDelete{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"files":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeleteFilesParams) UnmarshalJSON(b []byte) error {
-	var v DeleteFilesParams
-	var has struct {
-		Files bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "files":
-			has.Files = true
-			return jsonrpc.AtField("files", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Files, jsonrpc.UnmarshalJSON[FileDelete])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Files:
-		return jsonrpc.MissingField("files")
-	}
-	*x = v
-	return nil
 }
 
 // MonikerParams is described at
@@ -3231,75 +459,6 @@ type MonikerParams struct {
 	Position           Position               `json:"position"`
 	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MonikerParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MonikerParams) UnmarshalJSON(b []byte) error {
-	var v MonikerParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // Moniker is described at
@@ -3313,113 +472,11 @@ type Moniker struct {
 	Kind       MonikerKind     `json:"kind,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Moniker) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
-	b = append(b, `,"identifier":`...)
-	b = jsonrpc.AppendString(b, x.Identifier)
-	b = append(b, `,"unique":`...)
-	b = jsonrpc.AppendString(b, x.Unique)
-	if x.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, x.Kind)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Moniker) UnmarshalJSON(b []byte) error {
-	var v Moniker
-	var has struct {
-		Scheme, Identifier, Unique bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "scheme":
-			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
-		case "identifier":
-			has.Identifier = true
-			return jsonrpc.AtField("identifier", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Identifier)))
-		case "unique":
-			has.Unique = true
-			return jsonrpc.AtField("unique", jsonrpc.NonNull(value, v.Unique.UnmarshalJSON(value)))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
-	case !has.Identifier:
-		return jsonrpc.MissingField("identifier")
-	case !has.Unique:
-		return jsonrpc.MissingField("unique")
-	}
-	*x = v
-	return nil
-}
-
 // MonikerRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerRegistrationOptions
 type MonikerRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MonikerRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v MonikerRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // TypeHierarchyPrepareParams is described at
@@ -3430,64 +487,6 @@ type TypeHierarchyPrepareParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchyPrepareParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // TypeHierarchyItem is described at
@@ -3505,96 +504,6 @@ type TypeHierarchyItem struct {
 	Data           LSPAny      `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.Detail != "" {
-		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, x.Detail)
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"selectionRange":`...)
-	if b, err = x.SelectionRange.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchyItem
-	var has struct {
-		Name, Kind, URI, Range, SelectionRange bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
-		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "selectionRange":
-			has.SelectionRange = true
-			return jsonrpc.AtField("selectionRange", jsonrpc.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.SelectionRange:
-		return jsonrpc.MissingField("selectionRange")
-	}
-	*x = v
-	return nil
-}
-
 // TypeHierarchyRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyRegistrationOptions
 //
@@ -3603,56 +512,6 @@ type TypeHierarchyRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchyRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // TypeHierarchySupertypesParams is described at
@@ -3665,66 +524,6 @@ type TypeHierarchySupertypesParams struct {
 	Item               TypeHierarchyItem `json:"item"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchySupertypesParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"item":`...)
-	if b, err = x.Item.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchySupertypesParams
-	var has struct {
-		Item bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "item":
-			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Item:
-		return jsonrpc.MissingField("item")
-	}
-	*x = v
-	return nil
-}
-
 // TypeHierarchySubtypesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchySubtypesParams
 //
@@ -3733,66 +532,6 @@ type TypeHierarchySubtypesParams struct {
 	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               TypeHierarchyItem `json:"item"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchySubtypesParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"item":`...)
-	if b, err = x.Item.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchySubtypesParams
-	var has struct {
-		Item bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "item":
-			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Item:
-		return jsonrpc.MissingField("item")
-	}
-	*x = v
-	return nil
 }
 
 // InlineValueParams is described at
@@ -3806,73 +545,6 @@ type InlineValueParams struct {
 	Context       InlineValueContext     `json:"context"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"context":`...)
-	if b, err = x.Context.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
-	var v InlineValueParams
-	var has struct {
-		TextDocument, Range, Context bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "context":
-			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Context:
-		return jsonrpc.MissingField("context")
-	}
-	*x = v
-	return nil
-}
-
 // InlineValueRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueRegistrationOptions
 //
@@ -3883,56 +555,6 @@ type InlineValueRegistrationOptions struct {
 	ID               string           `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v InlineValueRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // InlayHintParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintParams
 //
@@ -3941,64 +563,6 @@ type InlayHintParams struct {
 	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
-	var v InlayHintParams
-	var has struct {
-		TextDocument, Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
 }
 
 // InlayHint is described at
@@ -4016,101 +580,6 @@ type InlayHint struct {
 	Data         LSPAny           `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"label":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Label); err != nil {
-		return nil, err
-	}
-	if x.Kind != 0 {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, x.Kind)
-	}
-	if x.TextEdits != nil {
-		b = append(b, `,"textEdits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextEdits); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Tooltip.IsZero() {
-		b = append(b, `,"tooltip":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tooltip); err != nil {
-			return nil, err
-		}
-	}
-	if x.PaddingLeft {
-		b = append(b, `,"paddingLeft":`...)
-		b = jsonrpc.AppendBool(b, x.PaddingLeft)
-	}
-	if x.PaddingRight {
-		b = append(b, `,"paddingRight":`...)
-		b = jsonrpc.AppendBool(b, x.PaddingRight)
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHint) UnmarshalJSON(b []byte) error {
-	var v InlayHint
-	var has struct {
-		Position, Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, v.Label.UnmarshalJSON(value)))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		case "textEdits":
-			return jsonrpc.AtField("textEdits", jsonrpc.DecodeArray(value, &v.TextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
-		case "tooltip":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("tooltip", v.Tooltip.UnmarshalJSON(value))
-		case "paddingLeft":
-			return jsonrpc.AtField("paddingLeft", jsonrpc.DecodeBool(value, &v.PaddingLeft))
-		case "paddingRight":
-			return jsonrpc.AtField("paddingRight", jsonrpc.DecodeBool(value, &v.PaddingRight))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
-}
-
 // InlayHintRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintRegistrationOptions
 //
@@ -4120,62 +589,6 @@ type InlayHintRegistrationOptions struct {
 	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	ID               string           `json:"id,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v InlayHintRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentDiagnosticParams is described at
@@ -4190,78 +603,6 @@ type DocumentDiagnosticParams struct {
 	PreviousResultID   string                 `json:"previousResultId,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Identifier != "" {
-		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, x.Identifier)
-	}
-	if x.PreviousResultID != "" {
-		b = append(b, `,"previousResultId":`...)
-		b = jsonrpc.AppendString(b, x.PreviousResultID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentDiagnosticParams) UnmarshalJSON(b []byte) error {
-	var v DocumentDiagnosticParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
-		case "previousResultId":
-			return jsonrpc.AtField("previousResultId", jsonrpc.DecodeString(value, &v.PreviousResultID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentDiagnosticReportPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReportPartialResult
 //
@@ -4270,98 +611,12 @@ type DocumentDiagnosticReportPartialResult struct {
 	RelatedDocuments map[DocumentURI]DocumentDiagnosticReportPartialResultRelatedDocumentsValue `json:"relatedDocuments"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DocumentDiagnosticReportPartialResult) MarshalJSON() ([]byte, error) {
-	if x.RelatedDocuments == nil {
-		x.RelatedDocuments = map[DocumentURI]DocumentDiagnosticReportPartialResultRelatedDocumentsValue{}
-	}
-	type plain DocumentDiagnosticReportPartialResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentDiagnosticReportPartialResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.RelatedDocuments == nil {
-		x.RelatedDocuments = map[DocumentURI]DocumentDiagnosticReportPartialResultRelatedDocumentsValue{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"relatedDocuments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.RelatedDocuments); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
-	var v DocumentDiagnosticReportPartialResult
-	var has struct {
-		RelatedDocuments bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "relatedDocuments":
-			has.RelatedDocuments = true
-			return jsonrpc.AtField("relatedDocuments", jsonrpc.NonNull(value, jsonrpc.DecodeKeyedMap(value, &v.RelatedDocuments, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.UnmarshalJSON[DocumentDiagnosticReportPartialResultRelatedDocumentsValue])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RelatedDocuments:
-		return jsonrpc.MissingField("relatedDocuments")
-	}
-	*x = v
-	return nil
-}
-
 // DiagnosticServerCancellationData is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticServerCancellationData
 //
 // Since 3.17.0.
 type DiagnosticServerCancellationData struct {
 	RetriggerRequest bool `json:"retriggerRequest"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DiagnosticServerCancellationData) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"retriggerRequest":`...)
-	b = jsonrpc.AppendBool(b, x.RetriggerRequest)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DiagnosticServerCancellationData) UnmarshalJSON(b []byte) error {
-	var v DiagnosticServerCancellationData
-	var has struct {
-		RetriggerRequest bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "retriggerRequest":
-			has.RetriggerRequest = true
-			return jsonrpc.AtField("retriggerRequest", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.RetriggerRequest)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RetriggerRequest:
-		return jsonrpc.MissingField("retriggerRequest")
-	}
-	*x = v
-	return nil
 }
 
 // DiagnosticRegistrationOptions is described at
@@ -4377,76 +632,6 @@ type DiagnosticRegistrationOptions struct {
 	ID                    string           `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DiagnosticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.Identifier != "" {
-		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, x.Identifier)
-	}
-	b = append(b, `,"interFileDependencies":`...)
-	b = jsonrpc.AppendBool(b, x.InterFileDependencies)
-	b = append(b, `,"workspaceDiagnostics":`...)
-	b = jsonrpc.AppendBool(b, x.WorkspaceDiagnostics)
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DiagnosticRegistrationOptions
-	var has struct {
-		DocumentSelector, InterFileDependencies, WorkspaceDiagnostics bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
-		case "interFileDependencies":
-			has.InterFileDependencies = true
-			return jsonrpc.AtField("interFileDependencies", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InterFileDependencies)))
-		case "workspaceDiagnostics":
-			has.WorkspaceDiagnostics = true
-			return jsonrpc.AtField("workspaceDiagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.WorkspaceDiagnostics)))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	case !has.InterFileDependencies:
-		return jsonrpc.MissingField("interFileDependencies")
-	case !has.WorkspaceDiagnostics:
-		return jsonrpc.MissingField("workspaceDiagnostics")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceDiagnosticParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDiagnosticParams
 //
@@ -4458,85 +643,6 @@ type WorkspaceDiagnosticParams struct {
 	PreviousResultIDs  []PreviousResultID `json:"previousResultIds"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceDiagnosticParams) MarshalJSON() ([]byte, error) {
-	if x.PreviousResultIDs == nil {
-		x.PreviousResultIDs = []PreviousResultID{}
-	}
-	type plain WorkspaceDiagnosticParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.PreviousResultIDs == nil {
-		x.PreviousResultIDs = []PreviousResultID{}
-	}
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	if x.Identifier != "" {
-		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, x.Identifier)
-	}
-	b = append(b, `,"previousResultIds":`...)
-	if b, err = jsonrpc.AppendValue(b, x.PreviousResultIDs); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceDiagnosticParams) UnmarshalJSON(b []byte) error {
-	var v WorkspaceDiagnosticParams
-	var has struct {
-		PreviousResultIDs bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
-		case "previousResultIds":
-			has.PreviousResultIDs = true
-			return jsonrpc.AtField("previousResultIds", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.PreviousResultIDs, jsonrpc.UnmarshalJSON[PreviousResultID])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.PreviousResultIDs:
-		return jsonrpc.MissingField("previousResultIds")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDiagnosticReport
 //
@@ -4545,114 +651,12 @@ type WorkspaceDiagnosticReport struct {
 	Items []WorkspaceDocumentDiagnosticReport `json:"items"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []WorkspaceDocumentDiagnosticReport{}
-	}
-	type plain WorkspaceDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []WorkspaceDocumentDiagnosticReport{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceDiagnosticReport
-	var has struct {
-		Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[WorkspaceDocumentDiagnosticReport])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceDiagnosticReportPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDiagnosticReportPartialResult
 //
 // Since 3.17.0.
 type WorkspaceDiagnosticReportPartialResult struct {
 	Items []WorkspaceDocumentDiagnosticReport `json:"items"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceDiagnosticReportPartialResult) MarshalJSON() ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []WorkspaceDocumentDiagnosticReport{}
-	}
-	type plain WorkspaceDiagnosticReportPartialResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceDiagnosticReportPartialResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []WorkspaceDocumentDiagnosticReport{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
-	var v WorkspaceDiagnosticReportPartialResult
-	var has struct {
-		Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[WorkspaceDocumentDiagnosticReport])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
 }
 
 // DidOpenNotebookDocumentParams is described at
@@ -4664,66 +668,6 @@ type DidOpenNotebookDocumentParams struct {
 	CellTextDocuments []TextDocumentItem `json:"cellTextDocuments"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DidOpenNotebookDocumentParams) MarshalJSON() ([]byte, error) {
-	if x.CellTextDocuments == nil {
-		x.CellTextDocuments = []TextDocumentItem{}
-	}
-	type plain DidOpenNotebookDocumentParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidOpenNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.CellTextDocuments == nil {
-		x.CellTextDocuments = []TextDocumentItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"notebookDocument":`...)
-	if b, err = x.NotebookDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"cellTextDocuments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.CellTextDocuments); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidOpenNotebookDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidOpenNotebookDocumentParams
-	var has struct {
-		NotebookDocument, CellTextDocuments bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookDocument":
-			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
-		case "cellTextDocuments":
-			has.CellTextDocuments = true
-			return jsonrpc.AtField("cellTextDocuments", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.CellTextDocuments, jsonrpc.UnmarshalJSON[TextDocumentItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
-	case !has.CellTextDocuments:
-		return jsonrpc.MissingField("cellTextDocuments")
-	}
-	*x = v
-	return nil
-}
-
 // DidChangeNotebookDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeNotebookDocumentParams
 //
@@ -4731,53 +675,6 @@ func (x *DidOpenNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 type DidChangeNotebookDocumentParams struct {
 	NotebookDocument VersionedNotebookDocumentIdentifier `json:"notebookDocument"`
 	Change           NotebookDocumentChangeEvent         `json:"change"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"notebookDocument":`...)
-	if b, err = x.NotebookDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"change":`...)
-	if b, err = x.Change.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeNotebookDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidChangeNotebookDocumentParams
-	var has struct {
-		NotebookDocument, Change bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookDocument":
-			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
-		case "change":
-			has.Change = true
-			return jsonrpc.AtField("change", jsonrpc.NonNull(value, v.Change.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
-	case !has.Change:
-		return jsonrpc.MissingField("change")
-	}
-	*x = v
-	return nil
 }
 
 // DidSaveNotebookDocumentParams is described at
@@ -4788,44 +685,6 @@ type DidSaveNotebookDocumentParams struct {
 	NotebookDocument NotebookDocumentIdentifier `json:"notebookDocument"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidSaveNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"notebookDocument":`...)
-	if b, err = x.NotebookDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidSaveNotebookDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidSaveNotebookDocumentParams
-	var has struct {
-		NotebookDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookDocument":
-			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
-	}
-	*x = v
-	return nil
-}
-
 // DidCloseNotebookDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didCloseNotebookDocumentParams
 //
@@ -4833,66 +692,6 @@ func (x *DidSaveNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 type DidCloseNotebookDocumentParams struct {
 	NotebookDocument  NotebookDocumentIdentifier `json:"notebookDocument"`
 	CellTextDocuments []TextDocumentIdentifier   `json:"cellTextDocuments"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DidCloseNotebookDocumentParams) MarshalJSON() ([]byte, error) {
-	if x.CellTextDocuments == nil {
-		x.CellTextDocuments = []TextDocumentIdentifier{}
-	}
-	type plain DidCloseNotebookDocumentParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidCloseNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.CellTextDocuments == nil {
-		x.CellTextDocuments = []TextDocumentIdentifier{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"notebookDocument":`...)
-	if b, err = x.NotebookDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"cellTextDocuments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.CellTextDocuments); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidCloseNotebookDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidCloseNotebookDocumentParams
-	var has struct {
-		NotebookDocument, CellTextDocuments bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookDocument":
-			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
-		case "cellTextDocuments":
-			has.CellTextDocuments = true
-			return jsonrpc.AtField("cellTextDocuments", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.CellTextDocuments, jsonrpc.UnmarshalJSON[TextDocumentIdentifier])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
-	case !has.CellTextDocuments:
-		return jsonrpc.MissingField("cellTextDocuments")
-	}
-	*x = v
-	return nil
 }
 
 // InlineCompletionParams is described at
@@ -4906,130 +705,12 @@ type InlineCompletionParams struct {
 	Context       InlineCompletionContext `json:"context"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"context":`...)
-	if b, err = x.Context.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionParams) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionParams
-	var has struct {
-		TextDocument, Position, Context bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "context":
-			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	case !has.Context:
-		return jsonrpc.MissingField("context")
-	}
-	*x = v
-	return nil
-}
-
 // InlineCompletionList is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionList struct {
 	Items []InlineCompletionItem `json:"items"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x InlineCompletionList) MarshalJSON() ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []InlineCompletionItem{}
-	}
-	type plain InlineCompletionList
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionList) AppendJSON(b []byte) ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []InlineCompletionItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionList) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionList
-	var has struct {
-		Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[InlineCompletionItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
 }
 
 // InlineCompletionItem is described at
@@ -5043,66 +724,6 @@ type InlineCompletionItem struct {
 	Command    *Command                       `json:"command,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionItem) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"insertText":`...)
-	if b, err = jsonrpc.AppendValue(b, x.InsertText); err != nil {
-		return nil, err
-	}
-	if x.FilterText != "" {
-		b = append(b, `,"filterText":`...)
-		b = jsonrpc.AppendString(b, x.FilterText)
-	}
-	if x.Range != nil {
-		b = append(b, `,"range":`...)
-		if b, err = x.Range.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Command != nil {
-		b = append(b, `,"command":`...)
-		if b, err = x.Command.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionItem
-	var has struct {
-		InsertText bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "insertText":
-			has.InsertText = true
-			return jsonrpc.AtField("insertText", jsonrpc.NonNull(value, v.InsertText.UnmarshalJSON(value)))
-		case "filterText":
-			return jsonrpc.AtField("filterText", jsonrpc.DecodeString(value, &v.FilterText))
-		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
-		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.InsertText:
-		return jsonrpc.MissingField("insertText")
-	}
-	*x = v
-	return nil
-}
-
 // InlineCompletionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
@@ -5113,168 +734,16 @@ type InlineCompletionRegistrationOptions struct {
 	ID               string           `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // RegistrationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#registrationParams
 type RegistrationParams struct {
 	Registrations []Registration `json:"registrations"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x RegistrationParams) MarshalJSON() ([]byte, error) {
-	if x.Registrations == nil {
-		x.Registrations = []Registration{}
-	}
-	type plain RegistrationParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RegistrationParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Registrations == nil {
-		x.Registrations = []Registration{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"registrations":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Registrations); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RegistrationParams) UnmarshalJSON(b []byte) error {
-	var v RegistrationParams
-	var has struct {
-		Registrations bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "registrations":
-			has.Registrations = true
-			return jsonrpc.AtField("registrations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Registrations, jsonrpc.UnmarshalJSON[Registration])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Registrations:
-		return jsonrpc.MissingField("registrations")
-	}
-	*x = v
-	return nil
-}
-
 // UnregistrationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#unregistrationParams
 type UnregistrationParams struct {
 	Unregisterations []Unregistration `json:"unregisterations"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UnregistrationParams) MarshalJSON() ([]byte, error) {
-	if x.Unregisterations == nil {
-		x.Unregisterations = []Unregistration{}
-	}
-	type plain UnregistrationParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UnregistrationParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Unregisterations == nil {
-		x.Unregisterations = []Unregistration{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"unregisterations":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Unregisterations); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UnregistrationParams) UnmarshalJSON(b []byte) error {
-	var v UnregistrationParams
-	var has struct {
-		Unregisterations bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "unregisterations":
-			has.Unregisterations = true
-			return jsonrpc.AtField("unregisterations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Unregisterations, jsonrpc.UnmarshalJSON[Unregistration])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Unregisterations:
-		return jsonrpc.MissingField("unregisterations")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeParams is described at
@@ -5302,132 +771,6 @@ type InitializeParams struct {
 	WorkspaceFolders jsonrpc.Nullable[[]WorkspaceFolder] `json:"workspaceFolders,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"processId":`...)
-	if x.ProcessID == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.ProcessID)
-	}
-	if x.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
-		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Locale != "" {
-		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, x.Locale)
-	}
-	switch x.RootPath.State {
-	case jsonrpc.Null:
-		b = append(b, `,"rootPath":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"rootPath":`...)
-		b = jsonrpc.AppendString(b, x.RootPath.Value)
-	}
-	b = append(b, `,"rootUri":`...)
-	if x.RootURI == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.RootURI)
-	}
-	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(x.InitializationOptions) != 0 {
-		b = append(b, `,"initializationOptions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InitializationOptions); err != nil {
-			return nil, err
-		}
-	}
-	if x.Trace != "" {
-		b = append(b, `,"trace":`...)
-		b = jsonrpc.AppendString(b, x.Trace)
-	}
-	switch x.WorkspaceFolders.State {
-	case jsonrpc.Null:
-		b = append(b, `,"workspaceFolders":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"workspaceFolders":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParams) UnmarshalJSON(b []byte) error {
-	var v InitializeParams
-	var has struct {
-		ProcessID, RootURI, Capabilities bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "processId":
-			has.ProcessID = true
-			return jsonrpc.AtField("processId", jsonrpc.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[XInitializeParamsClientInfo]))
-		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeString(value, &v.Locale))
-		case "rootPath":
-			return jsonrpc.AtField("rootPath", jsonrpc.DecodeNullable(value, &v.RootPath, jsonrpc.DecodeString[string]))
-		case "rootUri":
-			has.RootURI = true
-			return jsonrpc.AtField("rootUri", jsonrpc.DecodeOptional(value, &v.RootURI, jsonrpc.DecodeString[DocumentURI]))
-		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
-		case "initializationOptions":
-			return jsonrpc.AtField("initializationOptions", jsonrpc.DecodeRaw(value, &v.InitializationOptions))
-		case "trace":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("trace", v.Trace.UnmarshalJSON(value))
-		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[WorkspaceFolder])
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ProcessID:
-		return jsonrpc.MissingField("processId")
-	case !has.RootURI:
-		return jsonrpc.MissingField("rootUri")
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeResult
 type InitializeResult struct {
@@ -5437,97 +780,10 @@ type InitializeResult struct {
 	ServerInfo *InitializeResultServerInfo `json:"serverInfo,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.ServerInfo != nil {
-		b = append(b, `,"serverInfo":`...)
-		if b, err = x.ServerInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	var v InitializeResult
-	var has struct {
-		Capabilities bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
-		case "serverInfo":
-			return jsonrpc.AtField("serverInfo", jsonrpc.DecodeOptional(value, &v.ServerInfo, jsonrpc.UnmarshalJSON[InitializeResultServerInfo]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeResultServerInfo is the serverInfo member of [InitializeResult].
 type InitializeResultServerInfo struct {
 	Name    string `json:"name"`
 	Version string `json:"version,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResultServerInfo) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != "" {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, x.Version)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResultServerInfo) UnmarshalJSON(b []byte) error {
-	var v InitializeResultServerInfo
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeError is described at
@@ -5536,102 +792,14 @@ type InitializeError struct {
 	Retry bool `json:"retry"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeError) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"retry":`...)
-	b = jsonrpc.AppendBool(b, x.Retry)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeError) UnmarshalJSON(b []byte) error {
-	var v InitializeError
-	var has struct {
-		Retry bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "retry":
-			has.Retry = true
-			return jsonrpc.AtField("retry", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retry)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Retry:
-		return jsonrpc.MissingField("retry")
-	}
-	*x = v
-	return nil
-}
-
 // InitializedParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initialized
 type InitializedParams struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializedParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializedParams) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // DidChangeConfigurationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeConfigurationParams
 type DidChangeConfigurationParams struct {
 	Settings LSPAny `json:"settings"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeConfigurationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"settings":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Settings); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeConfigurationParams) UnmarshalJSON(b []byte) error {
-	var v DidChangeConfigurationParams
-	var has struct {
-		Settings bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "settings":
-			has.Settings = true
-			return jsonrpc.AtField("settings", jsonrpc.DecodeRaw(value, &v.Settings))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Settings:
-		return jsonrpc.MissingField("settings")
-	}
-	*x = v
-	return nil
 }
 
 // DidChangeConfigurationRegistrationOptions is described at
@@ -5640,88 +808,11 @@ type DidChangeConfigurationRegistrationOptions struct {
 	Section DidChangeConfigurationRegistrationOptionsSection `json:"section,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeConfigurationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.Section.IsZero() {
-		b = append(b, `,"section":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Section); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeConfigurationRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DidChangeConfigurationRegistrationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "section":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("section", v.Section.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ShowMessageParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#window_showMessage
 type ShowMessageParams struct {
 	Type    MessageType `json:"type"`
 	Message string      `json:"message"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowMessageParams) UnmarshalJSON(b []byte) error {
-	var v ShowMessageParams
-	var has struct {
-		Type, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
 }
 
 // ShowMessageRequestParams is described at
@@ -5732,96 +823,10 @@ type ShowMessageRequestParams struct {
 	Actions []MessageActionItem `json:"actions,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.Actions != nil {
-		b = append(b, `,"actions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Actions); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var v ShowMessageRequestParams
-	var has struct {
-		Type, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "actions":
-			return jsonrpc.AtField("actions", jsonrpc.DecodeArray(value, &v.Actions, jsonrpc.UnmarshalJSON[MessageActionItem]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // MessageActionItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#messageActionItem
 type MessageActionItem struct {
 	Title string `json:"title"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MessageActionItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MessageActionItem) UnmarshalJSON(b []byte) error {
-	var v MessageActionItem
-	var has struct {
-		Title bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Title:
-		return jsonrpc.MissingField("title")
-	}
-	*x = v
-	return nil
 }
 
 // LogMessageParams is described at
@@ -5831,90 +836,10 @@ type LogMessageParams struct {
 	Message string      `json:"message"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogMessageParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogMessageParams) UnmarshalJSON(b []byte) error {
-	var v LogMessageParams
-	var has struct {
-		Type, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // DidOpenTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didOpenTextDocumentParams
 type DidOpenTextDocumentParams struct {
 	TextDocument TextDocumentItem `json:"textDocument"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidOpenTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidOpenTextDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidOpenTextDocumentParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
 }
 
 // DidChangeTextDocumentParams is described at
@@ -5924,66 +849,6 @@ type DidChangeTextDocumentParams struct {
 	ContentChanges []TextDocumentContentChangeEvent `json:"contentChanges"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DidChangeTextDocumentParams) MarshalJSON() ([]byte, error) {
-	if x.ContentChanges == nil {
-		x.ContentChanges = []TextDocumentContentChangeEvent{}
-	}
-	type plain DidChangeTextDocumentParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.ContentChanges == nil {
-		x.ContentChanges = []TextDocumentContentChangeEvent{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"contentChanges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ContentChanges); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeTextDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidChangeTextDocumentParams
-	var has struct {
-		TextDocument, ContentChanges bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "contentChanges":
-			has.ContentChanges = true
-			return jsonrpc.AtField("contentChanges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ContentChanges, jsonrpc.UnmarshalJSON[TextDocumentContentChangeEvent])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.ContentChanges:
-		return jsonrpc.MissingField("contentChanges")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentChangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentChangeRegistrationOptions
 type TextDocumentChangeRegistrationOptions struct {
@@ -5991,93 +856,10 @@ type TextDocumentChangeRegistrationOptions struct {
 	SyncKind         TextDocumentSyncKind `json:"syncKind"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentChangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"syncKind":`...)
-	b = jsonrpc.AppendInt(b, x.SyncKind)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentChangeRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v TextDocumentChangeRegistrationOptions
-	var has struct {
-		DocumentSelector, SyncKind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "syncKind":
-			has.SyncKind = true
-			return jsonrpc.AtField("syncKind", jsonrpc.NonNull(value, v.SyncKind.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	case !has.SyncKind:
-		return jsonrpc.MissingField("syncKind")
-	}
-	*x = v
-	return nil
-}
-
 // DidCloseTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didCloseTextDocumentParams
 type DidCloseTextDocumentParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidCloseTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidCloseTextDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidCloseTextDocumentParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
 }
 
 // DidSaveTextDocumentParams is described at
@@ -6087,99 +869,11 @@ type DidSaveTextDocumentParams struct {
 	Text         *string                `json:"text,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidSaveTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Text != nil {
-		b = append(b, `,"text":`...)
-		b = jsonrpc.AppendString(b, *x.Text)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
-	var v DidSaveTextDocumentParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "text":
-			return jsonrpc.AtField("text", jsonrpc.DecodeOptional(value, &v.Text, jsonrpc.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentSaveRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveRegistrationOptions
 type TextDocumentSaveRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	IncludeText      bool             `json:"includeText,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentSaveRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.IncludeText {
-		b = append(b, `,"includeText":`...)
-		b = jsonrpc.AppendBool(b, x.IncludeText)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentSaveRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v TextDocumentSaveRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "includeText":
-			return jsonrpc.AtField("includeText", jsonrpc.DecodeBool(value, &v.IncludeText))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // WillSaveTextDocumentParams is described at
@@ -6189,101 +883,11 @@ type WillSaveTextDocumentParams struct {
 	Reason       TextDocumentSaveReason `json:"reason"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WillSaveTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendInt(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WillSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
-	var v WillSaveTextDocumentParams
-	var has struct {
-		TextDocument, Reason bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "reason":
-			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Reason:
-		return jsonrpc.MissingField("reason")
-	}
-	*x = v
-	return nil
-}
-
 // TextEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textEdit
 type TextEdit struct {
 	Range   Range  `json:"range"`
 	NewText string `json:"newText"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextEdit) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"newText":`...)
-	b = jsonrpc.AppendString(b, x.NewText)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextEdit) UnmarshalJSON(b []byte) error {
-	var v TextEdit
-	var has struct {
-		Range, NewText bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "newText":
-			has.NewText = true
-			return jsonrpc.AtField("newText", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewText)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.NewText:
-		return jsonrpc.MissingField("newText")
-	}
-	*x = v
-	return nil
 }
 
 // DidChangeWatchedFilesParams is described at
@@ -6292,112 +896,10 @@ type DidChangeWatchedFilesParams struct {
 	Changes []FileEvent `json:"changes"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DidChangeWatchedFilesParams) MarshalJSON() ([]byte, error) {
-	if x.Changes == nil {
-		x.Changes = []FileEvent{}
-	}
-	type plain DidChangeWatchedFilesParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeWatchedFilesParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Changes == nil {
-		x.Changes = []FileEvent{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"changes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Changes); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeWatchedFilesParams) UnmarshalJSON(b []byte) error {
-	var v DidChangeWatchedFilesParams
-	var has struct {
-		Changes bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "changes":
-			has.Changes = true
-			return jsonrpc.AtField("changes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Changes, jsonrpc.UnmarshalJSON[FileEvent])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Changes:
-		return jsonrpc.MissingField("changes")
-	}
-	*x = v
-	return nil
-}
-
 // DidChangeWatchedFilesRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWatchedFilesRegistrationOptions
 type DidChangeWatchedFilesRegistrationOptions struct {
 	Watchers []FileSystemWatcher `json:"watchers"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DidChangeWatchedFilesRegistrationOptions) MarshalJSON() ([]byte, error) {
-	if x.Watchers == nil {
-		x.Watchers = []FileSystemWatcher{}
-	}
-	type plain DidChangeWatchedFilesRegistrationOptions
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeWatchedFilesRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	if x.Watchers == nil {
-		x.Watchers = []FileSystemWatcher{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"watchers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Watchers); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeWatchedFilesRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DidChangeWatchedFilesRegistrationOptions
-	var has struct {
-		Watchers bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "watchers":
-			has.Watchers = true
-			return jsonrpc.AtField("watchers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Watchers, jsonrpc.UnmarshalJSON[FileSystemWatcher])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Watchers:
-		return jsonrpc.MissingField("watchers")
-	}
-	*x = v
-	return nil
 }
 
 // PublishDiagnosticsParams is described at
@@ -6410,72 +912,6 @@ type PublishDiagnosticsParams struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x PublishDiagnosticsParams) MarshalJSON() ([]byte, error) {
-	if x.Diagnostics == nil {
-		x.Diagnostics = []Diagnostic{}
-	}
-	type plain PublishDiagnosticsParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PublishDiagnosticsParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Diagnostics == nil {
-		x.Diagnostics = []Diagnostic{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.Version != nil {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendInt(b, *x.Version)
-	}
-	b = append(b, `,"diagnostics":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PublishDiagnosticsParams) UnmarshalJSON(b []byte) error {
-	var v PublishDiagnosticsParams
-	var has struct {
-		URI, Diagnostics bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		case "diagnostics":
-			has.Diagnostics = true
-			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Diagnostics:
-		return jsonrpc.MissingField("diagnostics")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionParams
 type CompletionParams struct {
@@ -6484,83 +920,6 @@ type CompletionParams struct {
 	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	Context            *CompletionContext     `json:"context,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	if x.Context != nil {
-		b = append(b, `,"context":`...)
-		if b, err = x.Context.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionParams) UnmarshalJSON(b []byte) error {
-	var v CompletionParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[CompletionContext]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // CompletionItem is described at
@@ -6599,181 +958,6 @@ type CompletionItem struct {
 	Data                LSPAny     `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	if x.LabelDetails != nil {
-		b = append(b, `,"labelDetails":`...)
-		if b, err = x.LabelDetails.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Kind != 0 {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, x.Kind)
-	}
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.Detail != "" {
-		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, x.Detail)
-	}
-	if !x.Documentation.IsZero() {
-		b = append(b, `,"documentation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
-			return nil, err
-		}
-	}
-	if x.Deprecated {
-		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, x.Deprecated)
-	}
-	if x.Preselect {
-		b = append(b, `,"preselect":`...)
-		b = jsonrpc.AppendBool(b, x.Preselect)
-	}
-	if x.SortText != "" {
-		b = append(b, `,"sortText":`...)
-		b = jsonrpc.AppendString(b, x.SortText)
-	}
-	if x.FilterText != "" {
-		b = append(b, `,"filterText":`...)
-		b = jsonrpc.AppendString(b, x.FilterText)
-	}
-	if x.InsertText != "" {
-		b = append(b, `,"insertText":`...)
-		b = jsonrpc.AppendString(b, x.InsertText)
-	}
-	if x.InsertTextFormat != 0 {
-		b = append(b, `,"insertTextFormat":`...)
-		b = jsonrpc.AppendInt(b, x.InsertTextFormat)
-	}
-	if x.InsertTextMode != 0 {
-		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, x.InsertTextMode)
-	}
-	if !x.TextEdit.IsZero() {
-		b = append(b, `,"textEdit":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextEdit); err != nil {
-			return nil, err
-		}
-	}
-	if x.TextEditText != "" {
-		b = append(b, `,"textEditText":`...)
-		b = jsonrpc.AppendString(b, x.TextEditText)
-	}
-	if x.AdditionalTextEdits != nil {
-		b = append(b, `,"additionalTextEdits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AdditionalTextEdits); err != nil {
-			return nil, err
-		}
-	}
-	if x.CommitCharacters != nil {
-		b = append(b, `,"commitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CommitCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.Command != nil {
-		b = append(b, `,"command":`...)
-		if b, err = x.Command.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionItem) UnmarshalJSON(b []byte) error {
-	var v CompletionItem
-	var has struct {
-		Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
-		case "labelDetails":
-			return jsonrpc.AtField("labelDetails", jsonrpc.DecodeOptional(value, &v.LabelDetails, jsonrpc.UnmarshalJSON[CompletionItemLabelDetails]))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[CompletionItemTag]))
-		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
-		case "documentation":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentation", v.Documentation.UnmarshalJSON(value))
-		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeBool(value, &v.Deprecated))
-		case "preselect":
-			return jsonrpc.AtField("preselect", jsonrpc.DecodeBool(value, &v.Preselect))
-		case "sortText":
-			return jsonrpc.AtField("sortText", jsonrpc.DecodeString(value, &v.SortText))
-		case "filterText":
-			return jsonrpc.AtField("filterText", jsonrpc.DecodeString(value, &v.FilterText))
-		case "insertText":
-			return jsonrpc.AtField("insertText", jsonrpc.DecodeString(value, &v.InsertText))
-		case "insertTextFormat":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("insertTextFormat", v.InsertTextFormat.UnmarshalJSON(value))
-		case "insertTextMode":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
-		case "textEdit":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("textEdit", v.TextEdit.UnmarshalJSON(value))
-		case "textEditText":
-			return jsonrpc.AtField("textEditText", jsonrpc.DecodeString(value, &v.TextEditText))
-		case "additionalTextEdits":
-			return jsonrpc.AtField("additionalTextEdits", jsonrpc.DecodeArray(value, &v.AdditionalTextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
-		case "commitCharacters":
-			return jsonrpc.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
-		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionList is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionList
 type CompletionList struct {
@@ -6782,72 +966,6 @@ type CompletionList struct {
 	// Since 3.17.0.
 	ItemDefaults *CompletionListItemDefaults `json:"itemDefaults,omitempty"`
 	Items        []CompletionItem            `json:"items"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CompletionList) MarshalJSON() ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []CompletionItem{}
-	}
-	type plain CompletionList
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionList) AppendJSON(b []byte) ([]byte, error) {
-	if x.Items == nil {
-		x.Items = []CompletionItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"isIncomplete":`...)
-	b = jsonrpc.AppendBool(b, x.IsIncomplete)
-	if x.ItemDefaults != nil {
-		b = append(b, `,"itemDefaults":`...)
-		if b, err = x.ItemDefaults.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionList) UnmarshalJSON(b []byte) error {
-	var v CompletionList
-	var has struct {
-		IsIncomplete, Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "isIncomplete":
-			has.IsIncomplete = true
-			return jsonrpc.AtField("isIncomplete", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsIncomplete)))
-		case "itemDefaults":
-			return jsonrpc.AtField("itemDefaults", jsonrpc.DecodeOptional(value, &v.ItemDefaults, jsonrpc.UnmarshalJSON[CompletionListItemDefaults]))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[CompletionItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.IsIncomplete:
-		return jsonrpc.MissingField("isIncomplete")
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
 }
 
 // CompletionListItemDefaults is the itemDefaults member of [CompletionList].
@@ -6868,128 +986,12 @@ type CompletionListItemDefaults struct {
 	Data LSPAny `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionListItemDefaults) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.CommitCharacters != nil {
-		b = append(b, `,"commitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CommitCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if !x.EditRange.IsZero() {
-		b = append(b, `,"editRange":`...)
-		if b, err = jsonrpc.AppendValue(b, x.EditRange); err != nil {
-			return nil, err
-		}
-	}
-	if x.InsertTextFormat != 0 {
-		b = append(b, `,"insertTextFormat":`...)
-		b = jsonrpc.AppendInt(b, x.InsertTextFormat)
-	}
-	if x.InsertTextMode != 0 {
-		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, x.InsertTextMode)
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
-	var v CompletionListItemDefaults
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "commitCharacters":
-			return jsonrpc.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
-		case "editRange":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("editRange", v.EditRange.UnmarshalJSON(value))
-		case "insertTextFormat":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("insertTextFormat", v.InsertTextFormat.UnmarshalJSON(value))
-		case "insertTextMode":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CompletionListItemDefaultsEditRangeVariant2 is the
 // CompletionListItemDefaultsEditRangeVariant2 variant of
 // [CompletionListItemDefaultsEditRange].
 type CompletionListItemDefaultsEditRangeVariant2 struct {
 	Insert  Range `json:"insert"`
 	Replace Range `json:"replace"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionListItemDefaultsEditRangeVariant2) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"insert":`...)
-	if b, err = x.Insert.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"replace":`...)
-	if b, err = x.Replace.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionListItemDefaultsEditRangeVariant2) UnmarshalJSON(b []byte) error {
-	var v CompletionListItemDefaultsEditRangeVariant2
-	var has struct {
-		Insert, Replace bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "insert":
-			has.Insert = true
-			return jsonrpc.AtField("insert", jsonrpc.NonNull(value, v.Insert.UnmarshalJSON(value)))
-		case "replace":
-			has.Replace = true
-			return jsonrpc.AtField("replace", jsonrpc.NonNull(value, v.Replace.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Insert:
-		return jsonrpc.MissingField("insert")
-	case !has.Replace:
-		return jsonrpc.MissingField("replace")
-	}
-	*x = v
-	return nil
 }
 
 // CompletionRegistrationOptions is described at
@@ -7007,144 +1009,12 @@ type CompletionRegistrationOptions struct {
 	CompletionItem *CompletionOptionsCompletionItem `json:"completionItem,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.TriggerCharacters != nil {
-		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.AllCommitCharacters != nil {
-		b = append(b, `,"allCommitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AllCommitCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	if x.CompletionItem != nil {
-		b = append(b, `,"completionItem":`...)
-		if b, err = x.CompletionItem.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v CompletionRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
-		case "allCommitCharacters":
-			return jsonrpc.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		case "completionItem":
-			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionOptionsCompletionItem]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // HoverParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverParams
 type HoverParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverParams) UnmarshalJSON(b []byte) error {
-	var v HoverParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // Hover is described at
@@ -7154,101 +1024,11 @@ type Hover struct {
 	Range    *Range        `json:"range,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Hover) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"contents":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
-		return nil, err
-	}
-	if x.Range != nil {
-		b = append(b, `,"range":`...)
-		if b, err = x.Range.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Hover) UnmarshalJSON(b []byte) error {
-	var v Hover
-	var has struct {
-		Contents bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "contents":
-			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, v.Contents.UnmarshalJSON(value)))
-		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Contents:
-		return jsonrpc.MissingField("contents")
-	}
-	*x = v
-	return nil
-}
-
 // HoverRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverRegistrationOptions
 type HoverRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v HoverRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // SignatureHelpParams is described at
@@ -7262,145 +1042,12 @@ type SignatureHelpParams struct {
 	Context *SignatureHelpContext `json:"context,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if x.Context != nil {
-		b = append(b, `,"context":`...)
-		if b, err = x.Context.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpParams) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[SignatureHelpContext]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
-}
-
 // SignatureHelp is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelp
 type SignatureHelp struct {
 	Signatures      []SignatureInformation `json:"signatures"`
 	ActiveSignature *uint32                `json:"activeSignature,omitempty"`
 	ActiveParameter *uint32                `json:"activeParameter,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SignatureHelp) MarshalJSON() ([]byte, error) {
-	if x.Signatures == nil {
-		x.Signatures = []SignatureInformation{}
-	}
-	type plain SignatureHelp
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelp) AppendJSON(b []byte) ([]byte, error) {
-	if x.Signatures == nil {
-		x.Signatures = []SignatureInformation{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"signatures":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Signatures); err != nil {
-		return nil, err
-	}
-	if x.ActiveSignature != nil {
-		b = append(b, `,"activeSignature":`...)
-		b = jsonrpc.AppendInt(b, *x.ActiveSignature)
-	}
-	if x.ActiveParameter != nil {
-		b = append(b, `,"activeParameter":`...)
-		b = jsonrpc.AppendInt(b, *x.ActiveParameter)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelp) UnmarshalJSON(b []byte) error {
-	var v SignatureHelp
-	var has struct {
-		Signatures bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "signatures":
-			has.Signatures = true
-			return jsonrpc.AtField("signatures", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Signatures, jsonrpc.UnmarshalJSON[SignatureInformation])))
-		case "activeSignature":
-			return jsonrpc.AtField("activeSignature", jsonrpc.DecodeOptional(value, &v.ActiveSignature, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "activeParameter":
-			return jsonrpc.AtField("activeParameter", jsonrpc.DecodeOptional(value, &v.ActiveParameter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Signatures:
-		return jsonrpc.MissingField("signatures")
-	}
-	*x = v
-	return nil
 }
 
 // SignatureHelpRegistrationOptions is described at
@@ -7414,66 +1061,6 @@ type SignatureHelpRegistrationOptions struct {
 	RetriggerCharacters []string `json:"retriggerCharacters,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.TriggerCharacters != nil {
-		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.RetriggerCharacters != nil {
-		b = append(b, `,"retriggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RetriggerCharacters); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
-		case "retriggerCharacters":
-			return jsonrpc.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // DefinitionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionParams
 type DefinitionParams struct {
@@ -7483,124 +1070,11 @@ type DefinitionParams struct {
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DefinitionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
-	var v DefinitionParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
-}
-
 // DefinitionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionRegistrationOptions
 type DefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DefinitionRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // ReferenceParams is described at
@@ -7613,133 +1087,11 @@ type ReferenceParams struct {
 	Context            ReferenceContext       `json:"context"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReferenceParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"context":`...)
-	if b, err = x.Context.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
-	var v ReferenceParams
-	var has struct {
-		TextDocument, Position, Context bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "context":
-			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	case !has.Context:
-		return jsonrpc.MissingField("context")
-	}
-	*x = v
-	return nil
-}
-
 // ReferenceRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceRegistrationOptions
 type ReferenceRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReferenceRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v ReferenceRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentHighlightParams is described at
@@ -7751,127 +1103,11 @@ type DocumentHighlightParams struct {
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentHighlightParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
-	var v DocumentHighlightParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentHighlight is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlight
 type DocumentHighlight struct {
 	Range Range                 `json:"range"`
 	Kind  DocumentHighlightKind `json:"kind,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentHighlight) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Kind != 0 {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, x.Kind)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
-	var v DocumentHighlight
-	var has struct {
-		Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentHighlightRegistrationOptions is described at
@@ -7881,116 +1117,12 @@ type DocumentHighlightRegistrationOptions struct {
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentHighlightRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentHighlightRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolParams
 type DocumentSymbolParams struct {
 	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbolParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbolParams) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbolParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
 }
 
 // SymbolInformation is described at
@@ -8006,78 +1138,6 @@ type SymbolInformation struct {
 	// Deprecated: Use tags instead
 	Deprecated bool     `json:"deprecated,omitempty"`
 	Location   Location `json:"location"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.ContainerName != "" {
-		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, x.ContainerName)
-	}
-	if x.Deprecated {
-		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, x.Deprecated)
-	}
-	b = append(b, `,"location":`...)
-	if b, err = x.Location.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
-	var v SymbolInformation
-	var has struct {
-		Name, Kind, Location bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
-		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
-		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeBool(value, &v.Deprecated))
-		case "location":
-			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.Location:
-		return jsonrpc.MissingField("location")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentSymbol is described at
@@ -8097,95 +1157,6 @@ type DocumentSymbol struct {
 	Children       []DocumentSymbol `json:"children,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Detail != "" {
-		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, x.Detail)
-	}
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.Deprecated {
-		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, x.Deprecated)
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"selectionRange":`...)
-	if b, err = x.SelectionRange.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Children != nil {
-		b = append(b, `,"children":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Children); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbol
-	var has struct {
-		Name, Kind, Range, SelectionRange bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
-		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeBool(value, &v.Deprecated))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "selectionRange":
-			has.SelectionRange = true
-			return jsonrpc.AtField("selectionRange", jsonrpc.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
-		case "children":
-			return jsonrpc.AtField("children", jsonrpc.DecodeArray(value, &v.Children, jsonrpc.UnmarshalJSON[DocumentSymbol]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.SelectionRange:
-		return jsonrpc.MissingField("selectionRange")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentSymbolRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolRegistrationOptions
 type DocumentSymbolRegistrationOptions struct {
@@ -8194,56 +1165,6 @@ type DocumentSymbolRegistrationOptions struct {
 
 	// Since 3.16.0.
 	Label string `json:"label,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.Label != "" {
-		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, x.Label)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbolRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // CodeActionParams is described at
@@ -8256,141 +1177,12 @@ type CodeActionParams struct {
 	Context            CodeActionContext      `json:"context"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"context":`...)
-	if b, err = x.Context.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionParams) UnmarshalJSON(b []byte) error {
-	var v CodeActionParams
-	var has struct {
-		TextDocument, Range, Context bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "context":
-			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Context:
-		return jsonrpc.MissingField("context")
-	}
-	*x = v
-	return nil
-}
-
 // Command is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#command
 type Command struct {
 	Title     string   `json:"title"`
 	Command   string   `json:"command"`
 	Arguments []LSPAny `json:"arguments,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Command) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Command) UnmarshalJSON(b []byte) error {
-	var v Command
-	var has struct {
-		Title, Command bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
-		case "command":
-			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
-		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Title:
-		return jsonrpc.MissingField("title")
-	case !has.Command:
-		return jsonrpc.MissingField("command")
-	}
-	*x = v
-	return nil
 }
 
 // CodeAction is described at
@@ -8412,135 +1204,9 @@ type CodeAction struct {
 	Data LSPAny `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	if x.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, x.Kind)
-	}
-	if x.Diagnostics != nil {
-		b = append(b, `,"diagnostics":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
-			return nil, err
-		}
-	}
-	if x.IsPreferred {
-		b = append(b, `,"isPreferred":`...)
-		b = jsonrpc.AppendBool(b, x.IsPreferred)
-	}
-	if x.Disabled != nil {
-		b = append(b, `,"disabled":`...)
-		if b, err = x.Disabled.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Edit != nil {
-		b = append(b, `,"edit":`...)
-		if b, err = x.Edit.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Command != nil {
-		b = append(b, `,"command":`...)
-		if b, err = x.Command.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeAction) UnmarshalJSON(b []byte) error {
-	var v CodeAction
-	var has struct {
-		Title bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		case "diagnostics":
-			return jsonrpc.AtField("diagnostics", jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic]))
-		case "isPreferred":
-			return jsonrpc.AtField("isPreferred", jsonrpc.DecodeBool(value, &v.IsPreferred))
-		case "disabled":
-			return jsonrpc.AtField("disabled", jsonrpc.DecodeOptional(value, &v.Disabled, jsonrpc.UnmarshalJSON[CodeActionDisabled]))
-		case "edit":
-			return jsonrpc.AtField("edit", jsonrpc.DecodeOptional(value, &v.Edit, jsonrpc.UnmarshalJSON[WorkspaceEdit]))
-		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Title:
-		return jsonrpc.MissingField("title")
-	}
-	*x = v
-	return nil
-}
-
 // CodeActionDisabled is the disabled member of [CodeAction].
 type CodeActionDisabled struct {
 	Reason string `json:"reason"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionDisabled) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionDisabled) UnmarshalJSON(b []byte) error {
-	var v CodeActionDisabled
-	var has struct {
-		Reason bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "reason":
-			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Reason:
-		return jsonrpc.MissingField("reason")
-	}
-	*x = v
-	return nil
 }
 
 // CodeActionRegistrationOptions is described at
@@ -8554,128 +1220,12 @@ type CodeActionRegistrationOptions struct {
 	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.CodeActionKinds != nil {
-		b = append(b, `,"codeActionKinds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CodeActionKinds); err != nil {
-			return nil, err
-		}
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v CodeActionRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "codeActionKinds":
-			return jsonrpc.AtField("codeActionKinds", jsonrpc.DecodeArray(value, &v.CodeActionKinds, jsonrpc.UnmarshalJSON[CodeActionKind]))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolParams
 type WorkspaceSymbolParams struct {
 	WorkDoneToken      ProgressToken `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken `json:"partialResultToken,omitzero"`
 	Query              string        `json:"query"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"query":`...)
-	b = jsonrpc.AppendString(b, x.Query)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolParams) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolParams
-	var has struct {
-		Query bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "query":
-			has.Query = true
-			return jsonrpc.AtField("query", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Query)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Query:
-		return jsonrpc.MissingField("query")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceSymbol is described at
@@ -8693,119 +1243,10 @@ type WorkspaceSymbol struct {
 	Data          LSPAny                  `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.ContainerName != "" {
-		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, x.ContainerName)
-	}
-	b = append(b, `,"location":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Location); err != nil {
-		return nil, err
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbol
-	var has struct {
-		Name, Kind, Location bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
-		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
-		case "location":
-			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.Location:
-		return jsonrpc.MissingField("location")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbolLocationVariant2 is the WorkspaceSymbolLocationVariant2
 // variant of [WorkspaceSymbolLocation].
 type WorkspaceSymbolLocationVariant2 struct {
 	URI DocumentURI `json:"uri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolLocationVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolLocationVariant2) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolLocationVariant2
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceSymbolRegistrationOptions is described at
@@ -8817,107 +1258,12 @@ type WorkspaceSymbolRegistrationOptions struct {
 	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolRegistrationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CodeLensParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensParams
 type CodeLensParams struct {
 	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeLensParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeLensParams) UnmarshalJSON(b []byte) error {
-	var v CodeLensParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
 }
 
 // CodeLens is described at
@@ -8928,60 +1274,6 @@ type CodeLens struct {
 	Data    LSPAny   `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeLens) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Command != nil {
-		b = append(b, `,"command":`...)
-		if b, err = x.Command.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeLens) UnmarshalJSON(b []byte) error {
-	var v CodeLens
-	var has struct {
-		Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
-}
-
 // CodeLensRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensRegistrationOptions
 type CodeLensRegistrationOptions struct {
@@ -8990,122 +1282,12 @@ type CodeLensRegistrationOptions struct {
 	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeLensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v CodeLensRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentLinkParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkParams
 type DocumentLinkParams struct {
 	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
 	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentLinkParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
-	var v DocumentLinkParams
-	var has struct {
-		TextDocument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentLink is described at
@@ -9119,120 +1301,12 @@ type DocumentLink struct {
 	Data    LSPAny `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentLink) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Target != "" {
-		b = append(b, `,"target":`...)
-		b = jsonrpc.AppendString(b, x.Target)
-	}
-	if x.Tooltip != "" {
-		b = append(b, `,"tooltip":`...)
-		b = jsonrpc.AppendString(b, x.Tooltip)
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentLink) UnmarshalJSON(b []byte) error {
-	var v DocumentLink
-	var has struct {
-		Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "target":
-			return jsonrpc.AtField("target", jsonrpc.DecodeString(value, &v.Target))
-		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeString(value, &v.Tooltip))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentLinkRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkRegistrationOptions
 type DocumentLinkRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentLinkRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentLinkRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentFormattingParams is described at
@@ -9243,113 +1317,11 @@ type DocumentFormattingParams struct {
 	Options       FormattingOptions      `json:"options"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentFormattingParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"options":`...)
-	if b, err = x.Options.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
-	var v DocumentFormattingParams
-	var has struct {
-		TextDocument, Options bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "options":
-			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Options:
-		return jsonrpc.MissingField("options")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentFormattingRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingRegistrationOptions
 type DocumentFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
 	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentFormattingRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentRangeFormattingParams is described at
@@ -9361,73 +1333,6 @@ type DocumentRangeFormattingParams struct {
 	Options       FormattingOptions      `json:"options"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentRangeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"options":`...)
-	if b, err = x.Options.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
-	var v DocumentRangeFormattingParams
-	var has struct {
-		TextDocument, Range, Options bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "options":
-			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Options:
-		return jsonrpc.MissingField("options")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentRangeFormattingRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingRegistrationOptions
 type DocumentRangeFormattingRegistrationOptions struct {
@@ -9436,56 +1341,6 @@ type DocumentRangeFormattingRegistrationOptions struct {
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 	RangesSupport bool `json:"rangesSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentRangeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.RangesSupport {
-		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RangesSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentRangeFormattingRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeBool(value, &v.RangesSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentRangesFormattingParams is described at
@@ -9499,86 +1354,6 @@ type DocumentRangesFormattingParams struct {
 	Options       FormattingOptions      `json:"options"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DocumentRangesFormattingParams) MarshalJSON() ([]byte, error) {
-	if x.Ranges == nil {
-		x.Ranges = []Range{}
-	}
-	type plain DocumentRangesFormattingParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Ranges == nil {
-		x.Ranges = []Range{}
-	}
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"ranges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Ranges); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"options":`...)
-	if b, err = x.Options.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentRangesFormattingParams) UnmarshalJSON(b []byte) error {
-	var v DocumentRangesFormattingParams
-	var has struct {
-		TextDocument, Ranges, Options bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "ranges":
-			has.Ranges = true
-			return jsonrpc.AtField("ranges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Ranges, jsonrpc.UnmarshalJSON[Range])))
-		case "options":
-			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Ranges:
-		return jsonrpc.MissingField("ranges")
-	case !has.Options:
-		return jsonrpc.MissingField("options")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentOnTypeFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingParams
 type DocumentOnTypeFormattingParams struct {
@@ -9586,69 +1361,6 @@ type DocumentOnTypeFormattingParams struct {
 	Position     Position               `json:"position"`
 	Ch           string                 `json:"ch"`
 	Options      FormattingOptions      `json:"options"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentOnTypeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"ch":`...)
-	b = jsonrpc.AppendString(b, x.Ch)
-	b = append(b, `,"options":`...)
-	if b, err = x.Options.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentOnTypeFormattingParams) UnmarshalJSON(b []byte) error {
-	var v DocumentOnTypeFormattingParams
-	var has struct {
-		TextDocument, Position, Ch, Options bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "ch":
-			has.Ch = true
-			return jsonrpc.AtField("ch", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Ch)))
-		case "options":
-			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	case !has.Ch:
-		return jsonrpc.MissingField("ch")
-	case !has.Options:
-		return jsonrpc.MissingField("options")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentOnTypeFormattingRegistrationOptions is described at
@@ -9659,59 +1371,6 @@ type DocumentOnTypeFormattingRegistrationOptions struct {
 	MoreTriggerCharacter  []string         `json:"moreTriggerCharacter,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentOnTypeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"firstTriggerCharacter":`...)
-	b = jsonrpc.AppendString(b, x.FirstTriggerCharacter)
-	if x.MoreTriggerCharacter != nil {
-		b = append(b, `,"moreTriggerCharacter":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MoreTriggerCharacter); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentOnTypeFormattingRegistrationOptions
-	var has struct {
-		DocumentSelector, FirstTriggerCharacter bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "firstTriggerCharacter":
-			has.FirstTriggerCharacter = true
-			return jsonrpc.AtField("firstTriggerCharacter", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FirstTriggerCharacter)))
-		case "moreTriggerCharacter":
-			return jsonrpc.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	case !has.FirstTriggerCharacter:
-		return jsonrpc.MissingField("firstTriggerCharacter")
-	}
-	*x = v
-	return nil
-}
-
 // RenameParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameParams
 type RenameParams struct {
@@ -9719,71 +1378,6 @@ type RenameParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	NewName       string                 `json:"newName"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"newName":`...)
-	b = jsonrpc.AppendString(b, x.NewName)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameParams) UnmarshalJSON(b []byte) error {
-	var v RenameParams
-	var has struct {
-		TextDocument, Position, NewName bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "newName":
-			has.NewName = true
-			return jsonrpc.AtField("newName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewName)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	case !has.NewName:
-		return jsonrpc.MissingField("newName")
-	}
-	*x = v
-	return nil
 }
 
 // RenameRegistrationOptions is described at
@@ -9796,120 +1390,12 @@ type RenameRegistrationOptions struct {
 	PrepareProvider bool `json:"prepareProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.PrepareProvider {
-		b = append(b, `,"prepareProvider":`...)
-		b = jsonrpc.AppendBool(b, x.PrepareProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v RenameRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "prepareProvider":
-			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeBool(value, &v.PrepareProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // PrepareRenameParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#prepareRenameParams
 type PrepareRenameParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PrepareRenameParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
-	var v PrepareRenameParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // ExecuteCommandParams is described at
@@ -9920,61 +1406,6 @@ type ExecuteCommandParams struct {
 	Arguments     []LSPAny      `json:"arguments,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ExecuteCommandParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
-	var v ExecuteCommandParams
-	var has struct {
-		Command bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "command":
-			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
-		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Command:
-		return jsonrpc.MissingField("command")
-	}
-	*x = v
-	return nil
-}
-
 // ExecuteCommandRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandRegistrationOptions
 type ExecuteCommandRegistrationOptions struct {
@@ -9982,112 +1413,11 @@ type ExecuteCommandRegistrationOptions struct {
 	Commands         []string `json:"commands"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ExecuteCommandRegistrationOptions) MarshalJSON() ([]byte, error) {
-	if x.Commands == nil {
-		x.Commands = []string{}
-	}
-	type plain ExecuteCommandRegistrationOptions
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ExecuteCommandRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	if x.Commands == nil {
-		x.Commands = []string{}
-	}
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"commands":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v ExecuteCommandRegistrationOptions
-	var has struct {
-		Commands bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "commands":
-			has.Commands = true
-			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Commands:
-		return jsonrpc.MissingField("commands")
-	}
-	*x = v
-	return nil
-}
-
 // ApplyWorkspaceEditParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#applyWorkspaceEditParams
 type ApplyWorkspaceEditParams struct {
 	Label string        `json:"label,omitempty"`
 	Edit  WorkspaceEdit `json:"edit"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ApplyWorkspaceEditParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Label != "" {
-		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, x.Label)
-	}
-	b = append(b, `,"edit":`...)
-	if b, err = x.Edit.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
-	var v ApplyWorkspaceEditParams
-	var has struct {
-		Edit bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
-		case "edit":
-			has.Edit = true
-			return jsonrpc.AtField("edit", jsonrpc.NonNull(value, v.Edit.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Edit:
-		return jsonrpc.MissingField("edit")
-	}
-	*x = v
-	return nil
 }
 
 // ApplyWorkspaceEditResult is described at
@@ -10098,55 +1428,6 @@ type ApplyWorkspaceEditResult struct {
 	Applied       bool    `json:"applied"`
 	FailureReason string  `json:"failureReason,omitempty"`
 	FailedChange  *uint32 `json:"failedChange,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ApplyWorkspaceEditResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"applied":`...)
-	b = jsonrpc.AppendBool(b, x.Applied)
-	if x.FailureReason != "" {
-		b = append(b, `,"failureReason":`...)
-		b = jsonrpc.AppendString(b, x.FailureReason)
-	}
-	if x.FailedChange != nil {
-		b = append(b, `,"failedChange":`...)
-		b = jsonrpc.AppendInt(b, *x.FailedChange)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ApplyWorkspaceEditResult) UnmarshalJSON(b []byte) error {
-	var v ApplyWorkspaceEditResult
-	var has struct {
-		Applied bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "applied":
-			has.Applied = true
-			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Applied)))
-		case "failureReason":
-			return jsonrpc.AtField("failureReason", jsonrpc.DecodeString(value, &v.FailureReason))
-		case "failedChange":
-			return jsonrpc.AtField("failedChange", jsonrpc.DecodeOptional(value, &v.FailedChange, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Applied:
-		return jsonrpc.MissingField("applied")
-	}
-	*x = v
-	return nil
 }
 
 // WorkDoneProgressBegin is described at
@@ -10160,87 +1441,6 @@ type WorkDoneProgressBegin struct {
 	Percentage  *uint32 `json:"percentage,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkDoneProgressBegin) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "begin"
-	} else if x.Kind != "begin" {
-		return nil, fmt.Errorf("kind must be \"begin\", not %q", x.Kind)
-	}
-	type plain WorkDoneProgressBegin
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressBegin) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "begin"
-	} else if x.Kind != "begin" {
-		return nil, fmt.Errorf("kind must be \"begin\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	if x.Cancellable {
-		b = append(b, `,"cancellable":`...)
-		b = jsonrpc.AppendBool(b, x.Cancellable)
-	}
-	if x.Message != "" {
-		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, x.Message)
-	}
-	if x.Percentage != nil {
-		b = append(b, `,"percentage":`...)
-		b = jsonrpc.AppendInt(b, *x.Percentage)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressBegin
-	var has struct {
-		Kind, Title bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "title":
-			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
-		case "cancellable":
-			return jsonrpc.AtField("cancellable", jsonrpc.DecodeBool(value, &v.Cancellable))
-		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
-		case "percentage":
-			return jsonrpc.AtField("percentage", jsonrpc.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "begin":
-		return jsonrpc.AtField("kind", errors.New("must be \"begin\""))
-	case !has.Title:
-		return jsonrpc.MissingField("title")
-	}
-	*x = v
-	return nil
-}
-
 // WorkDoneProgressReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressReport
 type WorkDoneProgressReport struct {
@@ -10251,80 +1451,6 @@ type WorkDoneProgressReport struct {
 	Percentage  *uint32 `json:"percentage,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkDoneProgressReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "report"
-	} else if x.Kind != "report" {
-		return nil, fmt.Errorf("kind must be \"report\", not %q", x.Kind)
-	}
-	type plain WorkDoneProgressReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "report"
-	} else if x.Kind != "report" {
-		return nil, fmt.Errorf("kind must be \"report\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Cancellable {
-		b = append(b, `,"cancellable":`...)
-		b = jsonrpc.AppendBool(b, x.Cancellable)
-	}
-	if x.Message != "" {
-		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, x.Message)
-	}
-	if x.Percentage != nil {
-		b = append(b, `,"percentage":`...)
-		b = jsonrpc.AppendInt(b, *x.Percentage)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressReport
-	var has struct {
-		Kind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "cancellable":
-			return jsonrpc.AtField("cancellable", jsonrpc.DecodeBool(value, &v.Cancellable))
-		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
-		case "percentage":
-			return jsonrpc.AtField("percentage", jsonrpc.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "report":
-		return jsonrpc.AtField("kind", errors.New("must be \"report\""))
-	}
-	*x = v
-	return nil
-}
-
 // WorkDoneProgressEnd is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressEnd
 type WorkDoneProgressEnd struct {
@@ -10333,105 +1459,10 @@ type WorkDoneProgressEnd struct {
 	Message string `json:"message,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkDoneProgressEnd) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "end"
-	} else if x.Kind != "end" {
-		return nil, fmt.Errorf("kind must be \"end\", not %q", x.Kind)
-	}
-	type plain WorkDoneProgressEnd
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressEnd) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "end"
-	} else if x.Kind != "end" {
-		return nil, fmt.Errorf("kind must be \"end\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Message != "" {
-		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, x.Message)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressEnd) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressEnd
-	var has struct {
-		Kind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "end":
-		return jsonrpc.AtField("kind", errors.New("must be \"end\""))
-	}
-	*x = v
-	return nil
-}
-
 // SetTraceParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#setTrace
 type SetTraceParams struct {
 	Value TraceValues `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SetTraceParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SetTraceParams) UnmarshalJSON(b []byte) error {
-	var v SetTraceParams
-	var has struct {
-		Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, v.Value.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // LogTraceParams is described at
@@ -10441,89 +1472,10 @@ type LogTraceParams struct {
 	Verbose string `json:"verbose,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogTraceParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.Verbose != "" {
-		b = append(b, `,"verbose":`...)
-		b = jsonrpc.AppendString(b, x.Verbose)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogTraceParams) UnmarshalJSON(b []byte) error {
-	var v LogTraceParams
-	var has struct {
-		Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "verbose":
-			return jsonrpc.AtField("verbose", jsonrpc.DecodeString(value, &v.Verbose))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // CancelParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#cancelRequest
 type CancelParams struct {
 	ID CancelParamsID `json:"id"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CancelParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CancelParams) UnmarshalJSON(b []byte) error {
-	var v CancelParams
-	var has struct {
-		ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
 }
 
 // ProgressParams is described at
@@ -10533,105 +1485,11 @@ type ProgressParams struct {
 	Value LSPAny        `json:"value"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"token":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Token); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ProgressParams) UnmarshalJSON(b []byte) error {
-	var v ProgressParams
-	var has struct {
-		Token, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "token":
-			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, v.Token.UnmarshalJSON(value)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Token:
-		return jsonrpc.MissingField("token")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentPositionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentPositionParams
 type TextDocumentPositionParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
 	Position     Position               `json:"position"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentPositionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"position":`...)
-	if b, err = x.Position.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentPositionParams) UnmarshalJSON(b []byte) error {
-	var v TextDocumentPositionParams
-	var has struct {
-		TextDocument, Position bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "position":
-			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Position:
-		return jsonrpc.MissingField("position")
-	}
-	*x = v
-	return nil
 }
 
 // WorkDoneProgressParams is described at
@@ -10640,80 +1498,10 @@ type WorkDoneProgressParams struct {
 	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkDoneProgressParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
-	var v WorkDoneProgressParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // PartialResultParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#partialResultParams
 type PartialResultParams struct {
 	PartialResultToken ProgressToken `json:"partialResultToken,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PartialResultParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.PartialResultToken.IsZero() {
-		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PartialResultParams) UnmarshalJSON(b []byte) error {
-	var v PartialResultParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "partialResultToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // LocationLink is described at
@@ -10725,120 +1513,11 @@ type LocationLink struct {
 	TargetSelectionRange Range       `json:"targetSelectionRange"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LocationLink) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.OriginSelectionRange != nil {
-		b = append(b, `,"originSelectionRange":`...)
-		if b, err = x.OriginSelectionRange.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"targetUri":`...)
-	b = jsonrpc.AppendString(b, x.TargetURI)
-	b = append(b, `,"targetRange":`...)
-	if b, err = x.TargetRange.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"targetSelectionRange":`...)
-	if b, err = x.TargetSelectionRange.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LocationLink) UnmarshalJSON(b []byte) error {
-	var v LocationLink
-	var has struct {
-		TargetURI, TargetRange, TargetSelectionRange bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "originSelectionRange":
-			return jsonrpc.AtField("originSelectionRange", jsonrpc.DecodeOptional(value, &v.OriginSelectionRange, jsonrpc.UnmarshalJSON[Range]))
-		case "targetUri":
-			has.TargetURI = true
-			return jsonrpc.AtField("targetUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TargetURI)))
-		case "targetRange":
-			has.TargetRange = true
-			return jsonrpc.AtField("targetRange", jsonrpc.NonNull(value, v.TargetRange.UnmarshalJSON(value)))
-		case "targetSelectionRange":
-			has.TargetSelectionRange = true
-			return jsonrpc.AtField("targetSelectionRange", jsonrpc.NonNull(value, v.TargetSelectionRange.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TargetURI:
-		return jsonrpc.MissingField("targetUri")
-	case !has.TargetRange:
-		return jsonrpc.MissingField("targetRange")
-	case !has.TargetSelectionRange:
-		return jsonrpc.MissingField("targetSelectionRange")
-	}
-	*x = v
-	return nil
-}
-
 // Range is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#range
 type Range struct {
 	Start Position `json:"start"`
 	End   Position `json:"end"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Range) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"start":`...)
-	if b, err = x.Start.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"end":`...)
-	if b, err = x.End.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Range) UnmarshalJSON(b []byte) error {
-	var v Range
-	var has struct {
-		Start, End bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "start":
-			has.Start = true
-			return jsonrpc.AtField("start", jsonrpc.NonNull(value, v.Start.UnmarshalJSON(value)))
-		case "end":
-			has.End = true
-			return jsonrpc.AtField("end", jsonrpc.NonNull(value, v.End.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Start:
-		return jsonrpc.MissingField("start")
-	case !has.End:
-		return jsonrpc.MissingField("end")
-	}
-	*x = v
-	return nil
 }
 
 // ImplementationOptions is described at
@@ -10847,103 +1526,16 @@ type ImplementationOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ImplementationOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
-	var v ImplementationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // StaticRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#staticRegistrationOptions
 type StaticRegistrationOptions struct {
 	ID string `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x StaticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v StaticRegistrationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TypeDefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionOptions
 type TypeDefinitionOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeDefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeDefinitionOptions) UnmarshalJSON(b []byte) error {
-	var v TypeDefinitionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceFoldersChangeEvent is described at
@@ -10953,72 +1545,6 @@ type WorkspaceFoldersChangeEvent struct {
 	Removed []WorkspaceFolder `json:"removed"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceFoldersChangeEvent) MarshalJSON() ([]byte, error) {
-	if x.Added == nil {
-		x.Added = []WorkspaceFolder{}
-	}
-	if x.Removed == nil {
-		x.Removed = []WorkspaceFolder{}
-	}
-	type plain WorkspaceFoldersChangeEvent
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceFoldersChangeEvent) AppendJSON(b []byte) ([]byte, error) {
-	if x.Added == nil {
-		x.Added = []WorkspaceFolder{}
-	}
-	if x.Removed == nil {
-		x.Removed = []WorkspaceFolder{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"added":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Added); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"removed":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Removed); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceFoldersChangeEvent) UnmarshalJSON(b []byte) error {
-	var v WorkspaceFoldersChangeEvent
-	var has struct {
-		Added, Removed bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "added":
-			has.Added = true
-			return jsonrpc.AtField("added", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Added, jsonrpc.UnmarshalJSON[WorkspaceFolder])))
-		case "removed":
-			has.Removed = true
-			return jsonrpc.AtField("removed", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Removed, jsonrpc.UnmarshalJSON[WorkspaceFolder])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Added:
-		return jsonrpc.MissingField("added")
-	case !has.Removed:
-		return jsonrpc.MissingField("removed")
-	}
-	*x = v
-	return nil
-}
-
 // ConfigurationItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#configurationItem
 type ConfigurationItem struct {
@@ -11026,80 +1552,10 @@ type ConfigurationItem struct {
 	Section  string `json:"section,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ConfigurationItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.ScopeURI != "" {
-		b = append(b, `,"scopeUri":`...)
-		b = jsonrpc.AppendString(b, x.ScopeURI)
-	}
-	if x.Section != "" {
-		b = append(b, `,"section":`...)
-		b = jsonrpc.AppendString(b, x.Section)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ConfigurationItem) UnmarshalJSON(b []byte) error {
-	var v ConfigurationItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "scopeUri":
-			return jsonrpc.AtField("scopeUri", jsonrpc.DecodeString(value, &v.ScopeURI))
-		case "section":
-			return jsonrpc.AtField("section", jsonrpc.DecodeString(value, &v.Section))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentIdentifier
 type TextDocumentIdentifier struct {
 	URI DocumentURI `json:"uri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentIdentifier) UnmarshalJSON(b []byte) error {
-	var v TextDocumentIdentifier
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // Color is described at
@@ -11111,104 +1567,10 @@ type Color struct {
 	Alpha float64 `json:"alpha"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Color) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"red":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Red); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"green":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Green); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"blue":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Blue); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"alpha":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Alpha); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Color) UnmarshalJSON(b []byte) error {
-	var v Color
-	var has struct {
-		Red, Green, Blue, Alpha bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "red":
-			has.Red = true
-			return jsonrpc.AtField("red", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Red)))
-		case "green":
-			has.Green = true
-			return jsonrpc.AtField("green", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Green)))
-		case "blue":
-			has.Blue = true
-			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Blue)))
-		case "alpha":
-			has.Alpha = true
-			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Alpha)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Red:
-		return jsonrpc.MissingField("red")
-	case !has.Green:
-		return jsonrpc.MissingField("green")
-	case !has.Blue:
-		return jsonrpc.MissingField("blue")
-	case !has.Alpha:
-		return jsonrpc.MissingField("alpha")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentColorOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorOptions
 type DocumentColorOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentColorOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentColorOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FoldingRangeOptions is described at
@@ -11217,68 +1579,10 @@ type FoldingRangeOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DeclarationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationOptions
 type DeclarationOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeclarationOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeclarationOptions) UnmarshalJSON(b []byte) error {
-	var v DeclarationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Position is described at
@@ -11290,81 +1594,10 @@ type Position struct {
 	Character uint32 `json:"character"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Position) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
-	b = append(b, `,"character":`...)
-	b = jsonrpc.AppendInt(b, x.Character)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Position) UnmarshalJSON(b []byte) error {
-	var v Position
-	var has struct {
-		Line, Character bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "line":
-			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Line, 0, math.MaxUint32)))
-		case "character":
-			has.Character = true
-			return jsonrpc.AtField("character", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Character, 0, math.MaxUint32)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Line:
-		return jsonrpc.MissingField("line")
-	case !has.Character:
-		return jsonrpc.MissingField("character")
-	}
-	*x = v
-	return nil
-}
-
 // SelectionRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeOptions
 type SelectionRangeOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectionRangeOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
-	var v SelectionRangeOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CallHierarchyOptions is described at
@@ -11373,35 +1606,6 @@ func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type CallHierarchyOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensOptions is described at
@@ -11415,124 +1619,14 @@ type SemanticTokensOptions struct {
 	Full             SemanticTokensOptionsFull  `json:"full,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"legend":`...)
-	if b, err = x.Legend.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if !x.Range.IsZero() {
-		b = append(b, `,"range":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Full.IsZero() {
-		b = append(b, `,"full":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensOptions
-	var has struct {
-		Legend bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "legend":
-			has.Legend = true
-			return jsonrpc.AtField("legend", jsonrpc.NonNull(value, v.Legend.UnmarshalJSON(value)))
-		case "range":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("range", v.Range.UnmarshalJSON(value))
-		case "full":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("full", v.Full.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Legend:
-		return jsonrpc.MissingField("legend")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensOptionsRangeVariant2 is the SemanticTokensOptionsRangeVariant2
 // variant of [SemanticTokensOptionsRange].
 type SemanticTokensOptionsRangeVariant2 struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensOptionsRangeVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensOptionsRangeVariant2) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // SemanticTokensOptionsFullVariant2 is the SemanticTokensOptionsFullVariant2
 // variant of [SemanticTokensOptionsFull].
 type SemanticTokensOptionsFullVariant2 struct {
 	Delta bool `json:"delta,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensOptionsFullVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Delta {
-		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendBool(b, x.Delta)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensOptionsFullVariant2) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensOptionsFullVariant2
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeBool(value, &v.Delta))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensEdit is described at
@@ -11545,92 +1639,10 @@ type SemanticTokensEdit struct {
 	Data        []uint32 `json:"data,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensEdit) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"start":`...)
-	b = jsonrpc.AppendInt(b, x.Start)
-	b = append(b, `,"deleteCount":`...)
-	b = jsonrpc.AppendInt(b, x.DeleteCount)
-	if x.Data != nil {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensEdit) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensEdit
-	var has struct {
-		Start, DeleteCount bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "start":
-			has.Start = true
-			return jsonrpc.AtField("start", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Start, 0, math.MaxUint32)))
-		case "deleteCount":
-			has.DeleteCount = true
-			return jsonrpc.AtField("deleteCount", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.DeleteCount, 0, math.MaxUint32)))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Start:
-		return jsonrpc.MissingField("start")
-	case !has.DeleteCount:
-		return jsonrpc.MissingField("deleteCount")
-	}
-	*x = v
-	return nil
-}
-
 // LinkedEditingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeOptions
 type LinkedEditingRangeOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LinkedEditingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LinkedEditingRangeOptions) UnmarshalJSON(b []byte) error {
-	var v LinkedEditingRangeOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FileCreate is described at
@@ -11641,41 +1653,6 @@ type FileCreate struct {
 	URI string `json:"uri"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileCreate) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileCreate) UnmarshalJSON(b []byte) error {
-	var v FileCreate
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentEdit
 type TextDocumentEdit struct {
@@ -11683,66 +1660,6 @@ type TextDocumentEdit struct {
 
 	// Since 3.16.0.
 	Edits []TextDocumentEditEditsItem `json:"edits"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TextDocumentEdit) MarshalJSON() ([]byte, error) {
-	if x.Edits == nil {
-		x.Edits = []TextDocumentEditEditsItem{}
-	}
-	type plain TextDocumentEdit
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentEdit) AppendJSON(b []byte) ([]byte, error) {
-	if x.Edits == nil {
-		x.Edits = []TextDocumentEditEditsItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"textDocument":`...)
-	if b, err = x.TextDocument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"edits":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentEdit) UnmarshalJSON(b []byte) error {
-	var v TextDocumentEdit
-	var has struct {
-		TextDocument, Edits bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "textDocument":
-			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
-		case "edits":
-			has.Edits = true
-			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[TextDocumentEditEditsItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
-	case !has.Edits:
-		return jsonrpc.MissingField("edits")
-	}
-	*x = v
-	return nil
 }
 
 // CreateFile is described at
@@ -11755,82 +1672,6 @@ type CreateFile struct {
 	Kind    string             `json:"kind"`
 	URI     DocumentURI        `json:"uri"`
 	Options *CreateFileOptions `json:"options,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CreateFile) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "create"
-	} else if x.Kind != "create" {
-		return nil, fmt.Errorf("kind must be \"create\", not %q", x.Kind)
-	}
-	type plain CreateFile
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CreateFile) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "create"
-	} else if x.Kind != "create" {
-		return nil, fmt.Errorf("kind must be \"create\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	if x.AnnotationID != "" {
-		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, x.AnnotationID)
-	}
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.Options != nil {
-		b = append(b, `,"options":`...)
-		if b, err = x.Options.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CreateFile) UnmarshalJSON(b []byte) error {
-	var v CreateFile
-	var has struct {
-		Kind, URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[CreateFileOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "create":
-		return jsonrpc.AtField("kind", errors.New("must be \"create\""))
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // RenameFile is described at
@@ -11846,89 +1687,6 @@ type RenameFile struct {
 	Options *RenameFileOptions `json:"options,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x RenameFile) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "rename"
-	} else if x.Kind != "rename" {
-		return nil, fmt.Errorf("kind must be \"rename\", not %q", x.Kind)
-	}
-	type plain RenameFile
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameFile) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "rename"
-	} else if x.Kind != "rename" {
-		return nil, fmt.Errorf("kind must be \"rename\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	if x.AnnotationID != "" {
-		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, x.AnnotationID)
-	}
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"oldUri":`...)
-	b = jsonrpc.AppendString(b, x.OldURI)
-	b = append(b, `,"newUri":`...)
-	b = jsonrpc.AppendString(b, x.NewURI)
-	if x.Options != nil {
-		b = append(b, `,"options":`...)
-		if b, err = x.Options.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameFile) UnmarshalJSON(b []byte) error {
-	var v RenameFile
-	var has struct {
-		Kind, OldURI, NewURI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "oldUri":
-			has.OldURI = true
-			return jsonrpc.AtField("oldUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OldURI)))
-		case "newUri":
-			has.NewURI = true
-			return jsonrpc.AtField("newUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewURI)))
-		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[RenameFileOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "rename":
-		return jsonrpc.AtField("kind", errors.New("must be \"rename\""))
-	case !has.OldURI:
-		return jsonrpc.MissingField("oldUri")
-	case !has.NewURI:
-		return jsonrpc.MissingField("newUri")
-	}
-	*x = v
-	return nil
-}
-
 // DeleteFile is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFile
 type DeleteFile struct {
@@ -11941,82 +1699,6 @@ type DeleteFile struct {
 	Options *DeleteFileOptions `json:"options,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DeleteFile) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "delete"
-	} else if x.Kind != "delete" {
-		return nil, fmt.Errorf("kind must be \"delete\", not %q", x.Kind)
-	}
-	type plain DeleteFile
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeleteFile) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "delete"
-	} else if x.Kind != "delete" {
-		return nil, fmt.Errorf("kind must be \"delete\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	if x.AnnotationID != "" {
-		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, x.AnnotationID)
-	}
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.Options != nil {
-		b = append(b, `,"options":`...)
-		if b, err = x.Options.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeleteFile) UnmarshalJSON(b []byte) error {
-	var v DeleteFile
-	var has struct {
-		Kind, URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[DeleteFileOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "delete":
-		return jsonrpc.AtField("kind", errors.New("must be \"delete\""))
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // ChangeAnnotation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#changeAnnotation
 //
@@ -12025,53 +1707,6 @@ type ChangeAnnotation struct {
 	Label             string `json:"label"`
 	NeedsConfirmation bool   `json:"needsConfirmation,omitempty"`
 	Description       string `json:"description,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ChangeAnnotation) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	if x.NeedsConfirmation {
-		b = append(b, `,"needsConfirmation":`...)
-		b = jsonrpc.AppendBool(b, x.NeedsConfirmation)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
-	var v ChangeAnnotation
-	var has struct {
-		Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
-		case "needsConfirmation":
-			return jsonrpc.AtField("needsConfirmation", jsonrpc.DecodeBool(value, &v.NeedsConfirmation))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
 }
 
 // FileOperationFilter is described at
@@ -12083,50 +1718,6 @@ type FileOperationFilter struct {
 	Pattern FileOperationPattern `json:"pattern"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileOperationFilter) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	b = append(b, `,"pattern":`...)
-	if b, err = x.Pattern.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
-	var v FileOperationFilter
-	var has struct {
-		Pattern bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, v.Pattern.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
-	}
-	*x = v
-	return nil
-}
-
 // FileRename is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileRename
 //
@@ -12134,48 +1725,6 @@ func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
 type FileRename struct {
 	OldURI string `json:"oldUri"`
 	NewURI string `json:"newUri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileRename) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"oldUri":`...)
-	b = jsonrpc.AppendString(b, x.OldURI)
-	b = append(b, `,"newUri":`...)
-	b = jsonrpc.AppendString(b, x.NewURI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileRename) UnmarshalJSON(b []byte) error {
-	var v FileRename
-	var has struct {
-		OldURI, NewURI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "oldUri":
-			has.OldURI = true
-			return jsonrpc.AtField("oldUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OldURI)))
-		case "newUri":
-			has.NewURI = true
-			return jsonrpc.AtField("newUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewURI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.OldURI:
-		return jsonrpc.MissingField("oldUri")
-	case !has.NewURI:
-		return jsonrpc.MissingField("newUri")
-	}
-	*x = v
-	return nil
 }
 
 // FileDelete is described at
@@ -12186,74 +1735,10 @@ type FileDelete struct {
 	URI string `json:"uri"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileDelete) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileDelete) UnmarshalJSON(b []byte) error {
-	var v FileDelete
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // MonikerOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerOptions
 type MonikerOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MonikerOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
-	var v MonikerOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TypeHierarchyOptions is described at
@@ -12262,35 +1747,6 @@ func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type TypeHierarchyOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchyOptions) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchyOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // InlineValueContext is described at
@@ -12302,51 +1758,6 @@ type InlineValueContext struct {
 	StoppedLocation Range `json:"stoppedLocation"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueContext) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"frameId":`...)
-	b = jsonrpc.AppendInt(b, x.FrameID)
-	b = append(b, `,"stoppedLocation":`...)
-	if b, err = x.StoppedLocation.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueContext) UnmarshalJSON(b []byte) error {
-	var v InlineValueContext
-	var has struct {
-		FrameID, StoppedLocation bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "frameId":
-			has.FrameID = true
-			return jsonrpc.AtField("frameId", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.FrameID, math.MinInt32, math.MaxInt32)))
-		case "stoppedLocation":
-			has.StoppedLocation = true
-			return jsonrpc.AtField("stoppedLocation", jsonrpc.NonNull(value, v.StoppedLocation.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.FrameID:
-		return jsonrpc.MissingField("frameId")
-	case !has.StoppedLocation:
-		return jsonrpc.MissingField("stoppedLocation")
-	}
-	*x = v
-	return nil
-}
-
 // InlineValueText is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueText
 //
@@ -12354,51 +1765,6 @@ func (x *InlineValueContext) UnmarshalJSON(b []byte) error {
 type InlineValueText struct {
 	Range Range  `json:"range"`
 	Text  string `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueText) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueText) UnmarshalJSON(b []byte) error {
-	var v InlineValueText
-	var has struct {
-		Range, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // InlineValueVariableLookup is described at
@@ -12411,57 +1777,6 @@ type InlineValueVariableLookup struct {
 	CaseSensitiveLookup bool   `json:"caseSensitiveLookup"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueVariableLookup) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.VariableName != "" {
-		b = append(b, `,"variableName":`...)
-		b = jsonrpc.AppendString(b, x.VariableName)
-	}
-	b = append(b, `,"caseSensitiveLookup":`...)
-	b = jsonrpc.AppendBool(b, x.CaseSensitiveLookup)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
-	var v InlineValueVariableLookup
-	var has struct {
-		Range, CaseSensitiveLookup bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "variableName":
-			return jsonrpc.AtField("variableName", jsonrpc.DecodeString(value, &v.VariableName))
-		case "caseSensitiveLookup":
-			has.CaseSensitiveLookup = true
-			return jsonrpc.AtField("caseSensitiveLookup", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.CaseSensitiveLookup)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.CaseSensitiveLookup:
-		return jsonrpc.MissingField("caseSensitiveLookup")
-	}
-	*x = v
-	return nil
-}
-
 // InlineValueEvaluatableExpression is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueEvaluatableExpression
 //
@@ -12471,85 +1786,12 @@ type InlineValueEvaluatableExpression struct {
 	Expression string `json:"expression,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueEvaluatableExpression) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Expression != "" {
-		b = append(b, `,"expression":`...)
-		b = jsonrpc.AppendString(b, x.Expression)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
-	var v InlineValueEvaluatableExpression
-	var has struct {
-		Range bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "expression":
-			return jsonrpc.AtField("expression", jsonrpc.DecodeString(value, &v.Expression))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	}
-	*x = v
-	return nil
-}
-
 // InlineValueOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueOptions
 //
 // Since 3.17.0.
 type InlineValueOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueOptions) UnmarshalJSON(b []byte) error {
-	var v InlineValueOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // InlayHintLabelPart is described at
@@ -12563,116 +1805,11 @@ type InlayHintLabelPart struct {
 	Command  *Command                  `json:"command,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintLabelPart) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	if !x.Tooltip.IsZero() {
-		b = append(b, `,"tooltip":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tooltip); err != nil {
-			return nil, err
-		}
-	}
-	if x.Location != nil {
-		b = append(b, `,"location":`...)
-		if b, err = x.Location.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Command != nil {
-		b = append(b, `,"command":`...)
-		if b, err = x.Command.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintLabelPart) UnmarshalJSON(b []byte) error {
-	var v InlayHintLabelPart
-	var has struct {
-		Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		case "tooltip":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("tooltip", v.Tooltip.UnmarshalJSON(value))
-		case "location":
-			return jsonrpc.AtField("location", jsonrpc.DecodeOptional(value, &v.Location, jsonrpc.UnmarshalJSON[Location]))
-		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
-}
-
 // MarkupContent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markupContent
 type MarkupContent struct {
 	Kind  MarkupKind `json:"kind"`
 	Value string     `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarkupContent) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarkupContent) UnmarshalJSON(b []byte) error {
-	var v MarkupContent
-	var has struct {
-		Kind, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // InlayHintOptions is described at
@@ -12682,41 +1819,6 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 type InlayHintOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 	ResolveProvider  bool `json:"resolveProvider,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintOptions) UnmarshalJSON(b []byte) error {
-	var v InlayHintOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // RelatedFullDocumentDiagnosticReport is described at
@@ -12733,90 +1835,6 @@ type RelatedFullDocumentDiagnosticReport struct {
 	RelatedDocuments map[DocumentURI]RelatedFullDocumentDiagnosticReportRelatedDocumentsValue `json:"relatedDocuments,omitzero"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x RelatedFullDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "full"
-	} else if x.Kind != "full" {
-		return nil, fmt.Errorf("kind must be \"full\", not %q", x.Kind)
-	}
-	if x.Items == nil {
-		x.Items = []Diagnostic{}
-	}
-	type plain RelatedFullDocumentDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RelatedFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "full"
-	} else if x.Kind != "full" {
-		return nil, fmt.Errorf("kind must be \"full\", not %q", x.Kind)
-	}
-	if x.Items == nil {
-		x.Items = []Diagnostic{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.ResultID != "" {
-		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, x.ResultID)
-	}
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	if x.RelatedDocuments != nil {
-		b = append(b, `,"relatedDocuments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RelatedDocuments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RelatedFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v RelatedFullDocumentDiagnosticReport
-	var has struct {
-		Kind, Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
-		case "relatedDocuments":
-			return jsonrpc.AtField("relatedDocuments", jsonrpc.DecodeKeyedMap(value, &v.RelatedDocuments, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.UnmarshalJSON[RelatedFullDocumentDiagnosticReportRelatedDocumentsValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "full":
-		return jsonrpc.AtField("kind", errors.New("must be \"full\""))
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
 // RelatedUnchangedDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#relatedUnchangedDocumentDiagnosticReport
 //
@@ -12830,76 +1848,6 @@ type RelatedUnchangedDocumentDiagnosticReport struct {
 	RelatedDocuments map[DocumentURI]RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue `json:"relatedDocuments,omitzero"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x RelatedUnchangedDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "unchanged"
-	} else if x.Kind != "unchanged" {
-		return nil, fmt.Errorf("kind must be \"unchanged\", not %q", x.Kind)
-	}
-	type plain RelatedUnchangedDocumentDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RelatedUnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "unchanged"
-	} else if x.Kind != "unchanged" {
-		return nil, fmt.Errorf("kind must be \"unchanged\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"resultId":`...)
-	b = jsonrpc.AppendString(b, x.ResultID)
-	if x.RelatedDocuments != nil {
-		b = append(b, `,"relatedDocuments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RelatedDocuments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RelatedUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v RelatedUnchangedDocumentDiagnosticReport
-	var has struct {
-		Kind, ResultID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "resultId":
-			has.ResultID = true
-			return jsonrpc.AtField("resultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResultID)))
-		case "relatedDocuments":
-			return jsonrpc.AtField("relatedDocuments", jsonrpc.DecodeKeyedMap(value, &v.RelatedDocuments, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.UnmarshalJSON[RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "unchanged":
-		return jsonrpc.AtField("kind", errors.New("must be \"unchanged\""))
-	case !has.ResultID:
-		return jsonrpc.MissingField("resultId")
-	}
-	*x = v
-	return nil
-}
-
 // FullDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fullDocumentDiagnosticReport
 //
@@ -12911,82 +1859,6 @@ type FullDocumentDiagnosticReport struct {
 	Items    []Diagnostic `json:"items"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x FullDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "full"
-	} else if x.Kind != "full" {
-		return nil, fmt.Errorf("kind must be \"full\", not %q", x.Kind)
-	}
-	if x.Items == nil {
-		x.Items = []Diagnostic{}
-	}
-	type plain FullDocumentDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "full"
-	} else if x.Kind != "full" {
-		return nil, fmt.Errorf("kind must be \"full\", not %q", x.Kind)
-	}
-	if x.Items == nil {
-		x.Items = []Diagnostic{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.ResultID != "" {
-		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, x.ResultID)
-	}
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v FullDocumentDiagnosticReport
-	var has struct {
-		Kind, Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "full":
-		return jsonrpc.AtField("kind", errors.New("must be \"full\""))
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
 // UnchangedDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#unchangedDocumentDiagnosticReport
 //
@@ -12995,67 +1867,6 @@ type UnchangedDocumentDiagnosticReport struct {
 	// Always "unchanged"; MarshalJSON fills it in when left empty.
 	Kind     string `json:"kind"`
 	ResultID string `json:"resultId"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UnchangedDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "unchanged"
-	} else if x.Kind != "unchanged" {
-		return nil, fmt.Errorf("kind must be \"unchanged\", not %q", x.Kind)
-	}
-	type plain UnchangedDocumentDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "unchanged"
-	} else if x.Kind != "unchanged" {
-		return nil, fmt.Errorf("kind must be \"unchanged\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"resultId":`...)
-	b = jsonrpc.AppendString(b, x.ResultID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v UnchangedDocumentDiagnosticReport
-	var has struct {
-		Kind, ResultID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "resultId":
-			has.ResultID = true
-			return jsonrpc.AtField("resultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResultID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "unchanged":
-		return jsonrpc.AtField("kind", errors.New("must be \"unchanged\""))
-	case !has.ResultID:
-		return jsonrpc.MissingField("resultId")
-	}
-	*x = v
-	return nil
 }
 
 // DiagnosticOptions is described at
@@ -13069,60 +1880,6 @@ type DiagnosticOptions struct {
 	WorkspaceDiagnostics  bool   `json:"workspaceDiagnostics"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DiagnosticOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.Identifier != "" {
-		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, x.Identifier)
-	}
-	b = append(b, `,"interFileDependencies":`...)
-	b = jsonrpc.AppendBool(b, x.InterFileDependencies)
-	b = append(b, `,"workspaceDiagnostics":`...)
-	b = jsonrpc.AppendBool(b, x.WorkspaceDiagnostics)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
-	var v DiagnosticOptions
-	var has struct {
-		InterFileDependencies, WorkspaceDiagnostics bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
-		case "interFileDependencies":
-			has.InterFileDependencies = true
-			return jsonrpc.AtField("interFileDependencies", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InterFileDependencies)))
-		case "workspaceDiagnostics":
-			has.WorkspaceDiagnostics = true
-			return jsonrpc.AtField("workspaceDiagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.WorkspaceDiagnostics)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.InterFileDependencies:
-		return jsonrpc.MissingField("interFileDependencies")
-	case !has.WorkspaceDiagnostics:
-		return jsonrpc.MissingField("workspaceDiagnostics")
-	}
-	*x = v
-	return nil
-}
-
 // PreviousResultID is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#previousResultId
 //
@@ -13130,48 +1887,6 @@ func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
 type PreviousResultID struct {
 	URI   DocumentURI `json:"uri"`
 	Value string      `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PreviousResultID) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PreviousResultID) UnmarshalJSON(b []byte) error {
-	var v PreviousResultID
-	var has struct {
-		URI, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocument is described at
@@ -13186,86 +1901,6 @@ type NotebookDocument struct {
 	Cells        []NotebookCell `json:"cells"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x NotebookDocument) MarshalJSON() ([]byte, error) {
-	if x.Cells == nil {
-		x.Cells = []NotebookCell{}
-	}
-	type plain NotebookDocument
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocument) AppendJSON(b []byte) ([]byte, error) {
-	if x.Cells == nil {
-		x.Cells = []NotebookCell{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"notebookType":`...)
-	b = jsonrpc.AppendString(b, x.NotebookType)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
-	if x.Metadata != nil {
-		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"cells":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocument) UnmarshalJSON(b []byte) error {
-	var v NotebookDocument
-	var has struct {
-		URI, NotebookType, Version, Cells bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "notebookType":
-			has.NotebookType = true
-			return jsonrpc.AtField("notebookType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotebookType)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
-		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
-		case "cells":
-			has.Cells = true
-			return jsonrpc.AtField("cells", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookCell])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.NotebookType:
-		return jsonrpc.MissingField("notebookType")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	case !has.Cells:
-		return jsonrpc.MissingField("cells")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentItem
 type TextDocumentItem struct {
@@ -13273,62 +1908,6 @@ type TextDocumentItem struct {
 	LanguageID string      `json:"languageId"`
 	Version    int32       `json:"version"`
 	Text       string      `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"languageId":`...)
-	b = jsonrpc.AppendString(b, x.LanguageID)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentItem) UnmarshalJSON(b []byte) error {
-	var v TextDocumentItem
-	var has struct {
-		URI, LanguageID, Version, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "languageId":
-			has.LanguageID = true
-			return jsonrpc.AtField("languageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LanguageID)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.LanguageID:
-		return jsonrpc.MissingField("languageId")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // VersionedNotebookDocumentIdentifier is described at
@@ -13340,48 +1919,6 @@ type VersionedNotebookDocumentIdentifier struct {
 	URI     URI   `json:"uri"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x VersionedNotebookDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *VersionedNotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
-	var v VersionedNotebookDocumentIdentifier
-	var has struct {
-		Version, URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentChangeEvent
 //
@@ -13389,46 +1926,6 @@ func (x *VersionedNotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 type NotebookDocumentChangeEvent struct {
 	Metadata LSPObject                         `json:"metadata,omitzero"`
 	Cells    *NotebookDocumentChangeEventCells `json:"cells,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentChangeEvent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Metadata != nil {
-		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
-			return nil, err
-		}
-	}
-	if x.Cells != nil {
-		b = append(b, `,"cells":`...)
-		if b, err = x.Cells.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentChangeEvent) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentChangeEvent
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
-		case "cells":
-			return jsonrpc.AtField("cells", jsonrpc.DecodeOptional(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentChangeEventCells]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentChangeEventCells is the cells member of
@@ -13439,54 +1936,6 @@ type NotebookDocumentChangeEventCells struct {
 	TextContent []NotebookDocumentChangeEventCellsTextContentItem `json:"textContent,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentChangeEventCells) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Structure != nil {
-		b = append(b, `,"structure":`...)
-		if b, err = x.Structure.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Data != nil {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	if x.TextContent != nil {
-		b = append(b, `,"textContent":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextContent); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentChangeEventCells) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentChangeEventCells
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "structure":
-			return jsonrpc.AtField("structure", jsonrpc.DecodeOptional(value, &v.Structure, jsonrpc.UnmarshalJSON[NotebookDocumentChangeEventCellsStructure]))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeArray(value, &v.Data, jsonrpc.UnmarshalJSON[NotebookCell]))
-		case "textContent":
-			return jsonrpc.AtField("textContent", jsonrpc.DecodeArray(value, &v.TextContent, jsonrpc.UnmarshalJSON[NotebookDocumentChangeEventCellsTextContentItem]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentChangeEventCellsStructure is the structure member of
 // [NotebookDocumentChangeEventCells].
 type NotebookDocumentChangeEventCellsStructure struct {
@@ -13495,125 +1944,11 @@ type NotebookDocumentChangeEventCellsStructure struct {
 	DidClose []TextDocumentIdentifier `json:"didClose,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentChangeEventCellsStructure) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"array":`...)
-	if b, err = x.Array.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.DidOpen != nil {
-		b = append(b, `,"didOpen":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DidOpen); err != nil {
-			return nil, err
-		}
-	}
-	if x.DidClose != nil {
-		b = append(b, `,"didClose":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DidClose); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentChangeEventCellsStructure) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentChangeEventCellsStructure
-	var has struct {
-		Array bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "array":
-			has.Array = true
-			return jsonrpc.AtField("array", jsonrpc.NonNull(value, v.Array.UnmarshalJSON(value)))
-		case "didOpen":
-			return jsonrpc.AtField("didOpen", jsonrpc.DecodeArray(value, &v.DidOpen, jsonrpc.UnmarshalJSON[TextDocumentItem]))
-		case "didClose":
-			return jsonrpc.AtField("didClose", jsonrpc.DecodeArray(value, &v.DidClose, jsonrpc.UnmarshalJSON[TextDocumentIdentifier]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Array:
-		return jsonrpc.MissingField("array")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentChangeEventCellsTextContentItem is an element of the
 // textContent member of [NotebookDocumentChangeEventCells].
 type NotebookDocumentChangeEventCellsTextContentItem struct {
 	Document VersionedTextDocumentIdentifier  `json:"document"`
 	Changes  []TextDocumentContentChangeEvent `json:"changes"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x NotebookDocumentChangeEventCellsTextContentItem) MarshalJSON() ([]byte, error) {
-	if x.Changes == nil {
-		x.Changes = []TextDocumentContentChangeEvent{}
-	}
-	type plain NotebookDocumentChangeEventCellsTextContentItem
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentChangeEventCellsTextContentItem) AppendJSON(b []byte) ([]byte, error) {
-	if x.Changes == nil {
-		x.Changes = []TextDocumentContentChangeEvent{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"document":`...)
-	if b, err = x.Document.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"changes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Changes); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentChangeEventCellsTextContentItem) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentChangeEventCellsTextContentItem
-	var has struct {
-		Document, Changes bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "document":
-			has.Document = true
-			return jsonrpc.AtField("document", jsonrpc.NonNull(value, v.Document.UnmarshalJSON(value)))
-		case "changes":
-			has.Changes = true
-			return jsonrpc.AtField("changes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Changes, jsonrpc.UnmarshalJSON[TextDocumentContentChangeEvent])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Document:
-		return jsonrpc.MissingField("document")
-	case !has.Changes:
-		return jsonrpc.MissingField("changes")
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentIdentifier is described at
@@ -13624,41 +1959,6 @@ type NotebookDocumentIdentifier struct {
 	URI URI `json:"uri"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentIdentifier
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // InlineCompletionContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
@@ -13666,50 +1966,6 @@ func (x *NotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 type InlineCompletionContext struct {
 	TriggerKind            InlineCompletionTriggerKind `json:"triggerKind"`
 	SelectedCompletionInfo *SelectedCompletionInfo     `json:"selectedCompletionInfo,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionContext) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"triggerKind":`...)
-	b = jsonrpc.AppendInt(b, x.TriggerKind)
-	if x.SelectedCompletionInfo != nil {
-		b = append(b, `,"selectedCompletionInfo":`...)
-		if b, err = x.SelectedCompletionInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionContext) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionContext
-	var has struct {
-		TriggerKind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "triggerKind":
-			has.TriggerKind = true
-			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
-		case "selectedCompletionInfo":
-			return jsonrpc.AtField("selectedCompletionInfo", jsonrpc.DecodeOptional(value, &v.SelectedCompletionInfo, jsonrpc.UnmarshalJSON[SelectedCompletionInfo]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TriggerKind:
-		return jsonrpc.MissingField("triggerKind")
-	}
-	*x = v
-	return nil
 }
 
 // StringValue is described at
@@ -13722,102 +1978,12 @@ type StringValue struct {
 	Value string `json:"value"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x StringValue) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "snippet"
-	} else if x.Kind != "snippet" {
-		return nil, fmt.Errorf("kind must be \"snippet\", not %q", x.Kind)
-	}
-	type plain StringValue
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x StringValue) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "snippet"
-	} else if x.Kind != "snippet" {
-		return nil, fmt.Errorf("kind must be \"snippet\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *StringValue) UnmarshalJSON(b []byte) error {
-	var v StringValue
-	var has struct {
-		Kind, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "snippet":
-		return jsonrpc.AtField("kind", errors.New("must be \"snippet\""))
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
-}
-
 // InlineCompletionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionOptions) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Registration is described at
@@ -13828,104 +1994,11 @@ type Registration struct {
 	RegisterOptions LSPAny `json:"registerOptions,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Registration) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
-	b = append(b, `,"method":`...)
-	b = jsonrpc.AppendString(b, x.Method)
-	if len(x.RegisterOptions) != 0 {
-		b = append(b, `,"registerOptions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RegisterOptions); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Registration) UnmarshalJSON(b []byte) error {
-	var v Registration
-	var has struct {
-		ID, Method bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
-		case "method":
-			has.Method = true
-			return jsonrpc.AtField("method", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Method)))
-		case "registerOptions":
-			return jsonrpc.AtField("registerOptions", jsonrpc.DecodeRaw(value, &v.RegisterOptions))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	case !has.Method:
-		return jsonrpc.MissingField("method")
-	}
-	*x = v
-	return nil
-}
-
 // Unregistration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#unregistration
 type Unregistration struct {
 	ID     string `json:"id"`
 	Method string `json:"method"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Unregistration) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
-	b = append(b, `,"method":`...)
-	b = jsonrpc.AppendString(b, x.Method)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Unregistration) UnmarshalJSON(b []byte) error {
-	var v Unregistration
-	var has struct {
-		ID, Method bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
-		case "method":
-			has.Method = true
-			return jsonrpc.AtField("method", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Method)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	case !has.Method:
-		return jsonrpc.MissingField("method")
-	}
-	*x = v
-	return nil
 }
 
 // XInitializeParams is described at
@@ -13950,164 +2023,10 @@ type XInitializeParams struct {
 	Trace                 TraceValues        `json:"trace,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.WorkDoneToken.IsZero() {
-		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"processId":`...)
-	if x.ProcessID == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.ProcessID)
-	}
-	if x.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
-		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Locale != "" {
-		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, x.Locale)
-	}
-	switch x.RootPath.State {
-	case jsonrpc.Null:
-		b = append(b, `,"rootPath":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"rootPath":`...)
-		b = jsonrpc.AppendString(b, x.RootPath.Value)
-	}
-	b = append(b, `,"rootUri":`...)
-	if x.RootURI == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.RootURI)
-	}
-	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(x.InitializationOptions) != 0 {
-		b = append(b, `,"initializationOptions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InitializationOptions); err != nil {
-			return nil, err
-		}
-	}
-	if x.Trace != "" {
-		b = append(b, `,"trace":`...)
-		b = jsonrpc.AppendString(b, x.Trace)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
-	var v XInitializeParams
-	var has struct {
-		ProcessID, RootURI, Capabilities bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
-		case "processId":
-			has.ProcessID = true
-			return jsonrpc.AtField("processId", jsonrpc.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[XInitializeParamsClientInfo]))
-		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeString(value, &v.Locale))
-		case "rootPath":
-			return jsonrpc.AtField("rootPath", jsonrpc.DecodeNullable(value, &v.RootPath, jsonrpc.DecodeString[string]))
-		case "rootUri":
-			has.RootURI = true
-			return jsonrpc.AtField("rootUri", jsonrpc.DecodeOptional(value, &v.RootURI, jsonrpc.DecodeString[DocumentURI]))
-		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
-		case "initializationOptions":
-			return jsonrpc.AtField("initializationOptions", jsonrpc.DecodeRaw(value, &v.InitializationOptions))
-		case "trace":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("trace", v.Trace.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ProcessID:
-		return jsonrpc.MissingField("processId")
-	case !has.RootURI:
-		return jsonrpc.MissingField("rootUri")
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
-	}
-	*x = v
-	return nil
-}
-
 // XInitializeParamsClientInfo is the clientInfo member of [XInitializeParams].
 type XInitializeParamsClientInfo struct {
 	Name    string `json:"name"`
 	Version string `json:"version,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x XInitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != "" {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, x.Version)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
-	var v XInitializeParamsClientInfo
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceFoldersInitializeParams is described at
@@ -14115,43 +2034,6 @@ func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 type WorkspaceFoldersInitializeParams struct {
 	// Since 3.6.0.
 	WorkspaceFolders jsonrpc.Nullable[[]WorkspaceFolder] `json:"workspaceFolders,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceFoldersInitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	switch x.WorkspaceFolders.State {
-	case jsonrpc.Null:
-		b = append(b, `,"workspaceFolders":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"workspaceFolders":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceFoldersInitializeParams) UnmarshalJSON(b []byte) error {
-	var v WorkspaceFoldersInitializeParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[WorkspaceFolder])
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilities is described at
@@ -14216,400 +2098,6 @@ type ServerCapabilities struct {
 	Experimental             LSPAny                                     `json:"experimental,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.PositionEncoding != "" {
-		b = append(b, `,"positionEncoding":`...)
-		b = jsonrpc.AppendString(b, x.PositionEncoding)
-	}
-	if !x.TextDocumentSync.IsZero() {
-		b = append(b, `,"textDocumentSync":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextDocumentSync); err != nil {
-			return nil, err
-		}
-	}
-	if !x.NotebookDocumentSync.IsZero() {
-		b = append(b, `,"notebookDocumentSync":`...)
-		if b, err = jsonrpc.AppendValue(b, x.NotebookDocumentSync); err != nil {
-			return nil, err
-		}
-	}
-	if x.CompletionProvider != nil {
-		b = append(b, `,"completionProvider":`...)
-		if b, err = x.CompletionProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if !x.HoverProvider.IsZero() {
-		b = append(b, `,"hoverProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.HoverProvider); err != nil {
-			return nil, err
-		}
-	}
-	if x.SignatureHelpProvider != nil {
-		b = append(b, `,"signatureHelpProvider":`...)
-		if b, err = x.SignatureHelpProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DeclarationProvider.IsZero() {
-		b = append(b, `,"declarationProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DeclarationProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DefinitionProvider.IsZero() {
-		b = append(b, `,"definitionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DefinitionProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.TypeDefinitionProvider.IsZero() {
-		b = append(b, `,"typeDefinitionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TypeDefinitionProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.ImplementationProvider.IsZero() {
-		b = append(b, `,"implementationProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ImplementationProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.ReferencesProvider.IsZero() {
-		b = append(b, `,"referencesProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ReferencesProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DocumentHighlightProvider.IsZero() {
-		b = append(b, `,"documentHighlightProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentHighlightProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DocumentSymbolProvider.IsZero() {
-		b = append(b, `,"documentSymbolProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentSymbolProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.CodeActionProvider.IsZero() {
-		b = append(b, `,"codeActionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CodeActionProvider); err != nil {
-			return nil, err
-		}
-	}
-	if x.CodeLensProvider != nil {
-		b = append(b, `,"codeLensProvider":`...)
-		if b, err = x.CodeLensProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DocumentLinkProvider != nil {
-		b = append(b, `,"documentLinkProvider":`...)
-		if b, err = x.DocumentLinkProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if !x.ColorProvider.IsZero() {
-		b = append(b, `,"colorProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ColorProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.WorkspaceSymbolProvider.IsZero() {
-		b = append(b, `,"workspaceSymbolProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkspaceSymbolProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DocumentFormattingProvider.IsZero() {
-		b = append(b, `,"documentFormattingProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentFormattingProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DocumentRangeFormattingProvider.IsZero() {
-		b = append(b, `,"documentRangeFormattingProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentRangeFormattingProvider); err != nil {
-			return nil, err
-		}
-	}
-	if x.DocumentOnTypeFormattingProvider != nil {
-		b = append(b, `,"documentOnTypeFormattingProvider":`...)
-		if b, err = x.DocumentOnTypeFormattingProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if !x.RenameProvider.IsZero() {
-		b = append(b, `,"renameProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RenameProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.FoldingRangeProvider.IsZero() {
-		b = append(b, `,"foldingRangeProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.FoldingRangeProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.SelectionRangeProvider.IsZero() {
-		b = append(b, `,"selectionRangeProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.SelectionRangeProvider); err != nil {
-			return nil, err
-		}
-	}
-	if x.ExecuteCommandProvider != nil {
-		b = append(b, `,"executeCommandProvider":`...)
-		if b, err = x.ExecuteCommandProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if !x.CallHierarchyProvider.IsZero() {
-		b = append(b, `,"callHierarchyProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CallHierarchyProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.LinkedEditingRangeProvider.IsZero() {
-		b = append(b, `,"linkedEditingRangeProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.LinkedEditingRangeProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.SemanticTokensProvider.IsZero() {
-		b = append(b, `,"semanticTokensProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.SemanticTokensProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.MonikerProvider.IsZero() {
-		b = append(b, `,"monikerProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MonikerProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.TypeHierarchyProvider.IsZero() {
-		b = append(b, `,"typeHierarchyProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TypeHierarchyProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.InlineValueProvider.IsZero() {
-		b = append(b, `,"inlineValueProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InlineValueProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.InlayHintProvider.IsZero() {
-		b = append(b, `,"inlayHintProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InlayHintProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.DiagnosticProvider.IsZero() {
-		b = append(b, `,"diagnosticProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DiagnosticProvider); err != nil {
-			return nil, err
-		}
-	}
-	if !x.InlineCompletionProvider.IsZero() {
-		b = append(b, `,"inlineCompletionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InlineCompletionProvider); err != nil {
-			return nil, err
-		}
-	}
-	if x.Workspace != nil {
-		b = append(b, `,"workspace":`...)
-		if b, err = x.Workspace.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Experimental) != 0 {
-		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "positionEncoding":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("positionEncoding", v.PositionEncoding.UnmarshalJSON(value))
-		case "textDocumentSync":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("textDocumentSync", v.TextDocumentSync.UnmarshalJSON(value))
-		case "notebookDocumentSync":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("notebookDocumentSync", v.NotebookDocumentSync.UnmarshalJSON(value))
-		case "completionProvider":
-			return jsonrpc.AtField("completionProvider", jsonrpc.DecodeOptional(value, &v.CompletionProvider, jsonrpc.UnmarshalJSON[CompletionOptions]))
-		case "hoverProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("hoverProvider", v.HoverProvider.UnmarshalJSON(value))
-		case "signatureHelpProvider":
-			return jsonrpc.AtField("signatureHelpProvider", jsonrpc.DecodeOptional(value, &v.SignatureHelpProvider, jsonrpc.UnmarshalJSON[SignatureHelpOptions]))
-		case "declarationProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("declarationProvider", v.DeclarationProvider.UnmarshalJSON(value))
-		case "definitionProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("definitionProvider", v.DefinitionProvider.UnmarshalJSON(value))
-		case "typeDefinitionProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("typeDefinitionProvider", v.TypeDefinitionProvider.UnmarshalJSON(value))
-		case "implementationProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("implementationProvider", v.ImplementationProvider.UnmarshalJSON(value))
-		case "referencesProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("referencesProvider", v.ReferencesProvider.UnmarshalJSON(value))
-		case "documentHighlightProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentHighlightProvider", v.DocumentHighlightProvider.UnmarshalJSON(value))
-		case "documentSymbolProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentSymbolProvider", v.DocumentSymbolProvider.UnmarshalJSON(value))
-		case "codeActionProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("codeActionProvider", v.CodeActionProvider.UnmarshalJSON(value))
-		case "codeLensProvider":
-			return jsonrpc.AtField("codeLensProvider", jsonrpc.DecodeOptional(value, &v.CodeLensProvider, jsonrpc.UnmarshalJSON[CodeLensOptions]))
-		case "documentLinkProvider":
-			return jsonrpc.AtField("documentLinkProvider", jsonrpc.DecodeOptional(value, &v.DocumentLinkProvider, jsonrpc.UnmarshalJSON[DocumentLinkOptions]))
-		case "colorProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("colorProvider", v.ColorProvider.UnmarshalJSON(value))
-		case "workspaceSymbolProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("workspaceSymbolProvider", v.WorkspaceSymbolProvider.UnmarshalJSON(value))
-		case "documentFormattingProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentFormattingProvider", v.DocumentFormattingProvider.UnmarshalJSON(value))
-		case "documentRangeFormattingProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentRangeFormattingProvider", v.DocumentRangeFormattingProvider.UnmarshalJSON(value))
-		case "documentOnTypeFormattingProvider":
-			return jsonrpc.AtField("documentOnTypeFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentOnTypeFormattingProvider, jsonrpc.UnmarshalJSON[DocumentOnTypeFormattingOptions]))
-		case "renameProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("renameProvider", v.RenameProvider.UnmarshalJSON(value))
-		case "foldingRangeProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("foldingRangeProvider", v.FoldingRangeProvider.UnmarshalJSON(value))
-		case "selectionRangeProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("selectionRangeProvider", v.SelectionRangeProvider.UnmarshalJSON(value))
-		case "executeCommandProvider":
-			return jsonrpc.AtField("executeCommandProvider", jsonrpc.DecodeOptional(value, &v.ExecuteCommandProvider, jsonrpc.UnmarshalJSON[ExecuteCommandOptions]))
-		case "callHierarchyProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("callHierarchyProvider", v.CallHierarchyProvider.UnmarshalJSON(value))
-		case "linkedEditingRangeProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("linkedEditingRangeProvider", v.LinkedEditingRangeProvider.UnmarshalJSON(value))
-		case "semanticTokensProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("semanticTokensProvider", v.SemanticTokensProvider.UnmarshalJSON(value))
-		case "monikerProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("monikerProvider", v.MonikerProvider.UnmarshalJSON(value))
-		case "typeHierarchyProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("typeHierarchyProvider", v.TypeHierarchyProvider.UnmarshalJSON(value))
-		case "inlineValueProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("inlineValueProvider", v.InlineValueProvider.UnmarshalJSON(value))
-		case "inlayHintProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("inlayHintProvider", v.InlayHintProvider.UnmarshalJSON(value))
-		case "diagnosticProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("diagnosticProvider", v.DiagnosticProvider.UnmarshalJSON(value))
-		case "inlineCompletionProvider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("inlineCompletionProvider", v.InlineCompletionProvider.UnmarshalJSON(value))
-		case "workspace":
-			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.UnmarshalJSON[ServerCapabilitiesWorkspace]))
-		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeRaw(value, &v.Experimental))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesWorkspace is the workspace member of [ServerCapabilities].
 type ServerCapabilitiesWorkspace struct {
 	// Since 3.6.0.
@@ -14619,46 +2107,6 @@ type ServerCapabilitiesWorkspace struct {
 	FileOperations *FileOperationOptions `json:"fileOperations,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerCapabilitiesWorkspace) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkspaceFolders != nil {
-		b = append(b, `,"workspaceFolders":`...)
-		if b, err = x.WorkspaceFolders.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.FileOperations != nil {
-		b = append(b, `,"fileOperations":`...)
-		if b, err = x.FileOperations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ServerCapabilitiesWorkspace) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesWorkspace
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeOptional(value, &v.WorkspaceFolders, jsonrpc.UnmarshalJSON[WorkspaceFoldersServerCapabilities]))
-		case "fileOperations":
-			return jsonrpc.AtField("fileOperations", jsonrpc.DecodeOptional(value, &v.FileOperations, jsonrpc.UnmarshalJSON[FileOperationOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // VersionedTextDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#versionedTextDocumentIdentifier
 type VersionedTextDocumentIdentifier struct {
@@ -14666,81 +2114,10 @@ type VersionedTextDocumentIdentifier struct {
 	Version int32       `json:"version"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x VersionedTextDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *VersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
-	var v VersionedTextDocumentIdentifier
-	var has struct {
-		URI, Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
-}
-
 // SaveOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#saveOptions
 type SaveOptions struct {
 	IncludeText bool `json:"includeText,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SaveOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.IncludeText {
-		b = append(b, `,"includeText":`...)
-		b = jsonrpc.AppendBool(b, x.IncludeText)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SaveOptions) UnmarshalJSON(b []byte) error {
-	var v SaveOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "includeText":
-			return jsonrpc.AtField("includeText", jsonrpc.DecodeBool(value, &v.IncludeText))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FileEvent is described at
@@ -14750,98 +2127,12 @@ type FileEvent struct {
 	Type FileChangeType `json:"type"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileEvent) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileEvent) UnmarshalJSON(b []byte) error {
-	var v FileEvent
-	var has struct {
-		URI, Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // FileSystemWatcher is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileSystemWatcher
 type FileSystemWatcher struct {
 	// Since 3.17.0.
 	GlobPattern GlobPattern `json:"globPattern"`
 	Kind        *WatchKind  `json:"kind,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileSystemWatcher) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"globPattern":`...)
-	if b, err = jsonrpc.AppendValue(b, x.GlobPattern); err != nil {
-		return nil, err
-	}
-	if x.Kind != nil {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileSystemWatcher) UnmarshalJSON(b []byte) error {
-	var v FileSystemWatcher
-	var has struct {
-		GlobPattern bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "globPattern":
-			has.GlobPattern = true
-			return jsonrpc.AtField("globPattern", jsonrpc.NonNull(value, v.GlobPattern.UnmarshalJSON(value)))
-		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[WatchKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.GlobPattern:
-		return jsonrpc.MissingField("globPattern")
-	}
-	*x = v
-	return nil
 }
 
 // Diagnostic is described at
@@ -14864,155 +2155,11 @@ type Diagnostic struct {
 	Data LSPAny `json:"data,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Severity != 0 {
-		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, x.Severity)
-	}
-	if !x.Code.IsZero() {
-		b = append(b, `,"code":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Code); err != nil {
-			return nil, err
-		}
-	}
-	if x.CodeDescription != nil {
-		b = append(b, `,"codeDescription":`...)
-		if b, err = x.CodeDescription.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Source != "" {
-		b = append(b, `,"source":`...)
-		b = jsonrpc.AppendString(b, x.Source)
-	}
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.RelatedInformation != nil {
-		b = append(b, `,"relatedInformation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RelatedInformation); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Diagnostic) UnmarshalJSON(b []byte) error {
-	var v Diagnostic
-	var has struct {
-		Range, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "severity":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("severity", v.Severity.UnmarshalJSON(value))
-		case "code":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("code", v.Code.UnmarshalJSON(value))
-		case "codeDescription":
-			return jsonrpc.AtField("codeDescription", jsonrpc.DecodeOptional(value, &v.CodeDescription, jsonrpc.UnmarshalJSON[CodeDescription]))
-		case "source":
-			return jsonrpc.AtField("source", jsonrpc.DecodeString(value, &v.Source))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[DiagnosticTag]))
-		case "relatedInformation":
-			return jsonrpc.AtField("relatedInformation", jsonrpc.DecodeArray(value, &v.RelatedInformation, jsonrpc.UnmarshalJSON[DiagnosticRelatedInformation]))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionContext
 type CompletionContext struct {
 	TriggerKind      CompletionTriggerKind `json:"triggerKind"`
 	TriggerCharacter string                `json:"triggerCharacter,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"triggerKind":`...)
-	b = jsonrpc.AppendInt(b, x.TriggerKind)
-	if x.TriggerCharacter != "" {
-		b = append(b, `,"triggerCharacter":`...)
-		b = jsonrpc.AppendString(b, x.TriggerCharacter)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionContext) UnmarshalJSON(b []byte) error {
-	var v CompletionContext
-	var has struct {
-		TriggerKind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "triggerKind":
-			has.TriggerKind = true
-			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
-		case "triggerCharacter":
-			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeString(value, &v.TriggerCharacter))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TriggerKind:
-		return jsonrpc.MissingField("triggerKind")
-	}
-	*x = v
-	return nil
 }
 
 // CompletionItemLabelDetails is described at
@@ -15024,41 +2171,6 @@ type CompletionItemLabelDetails struct {
 	Description string `json:"description,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionItemLabelDetails) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Detail != "" {
-		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, x.Detail)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionItemLabelDetails) UnmarshalJSON(b []byte) error {
-	var v CompletionItemLabelDetails
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InsertReplaceEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertReplaceEdit
 //
@@ -15067,60 +2179,6 @@ type InsertReplaceEdit struct {
 	NewText string `json:"newText"`
 	Insert  Range  `json:"insert"`
 	Replace Range  `json:"replace"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InsertReplaceEdit) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"newText":`...)
-	b = jsonrpc.AppendString(b, x.NewText)
-	b = append(b, `,"insert":`...)
-	if b, err = x.Insert.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"replace":`...)
-	if b, err = x.Replace.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InsertReplaceEdit) UnmarshalJSON(b []byte) error {
-	var v InsertReplaceEdit
-	var has struct {
-		NewText, Insert, Replace bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "newText":
-			has.NewText = true
-			return jsonrpc.AtField("newText", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewText)))
-		case "insert":
-			has.Insert = true
-			return jsonrpc.AtField("insert", jsonrpc.NonNull(value, v.Insert.UnmarshalJSON(value)))
-		case "replace":
-			has.Replace = true
-			return jsonrpc.AtField("replace", jsonrpc.NonNull(value, v.Replace.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NewText:
-		return jsonrpc.MissingField("newText")
-	case !has.Insert:
-		return jsonrpc.MissingField("insert")
-	case !has.Replace:
-		return jsonrpc.MissingField("replace")
-	}
-	*x = v
-	return nil
 }
 
 // CompletionOptions is described at
@@ -15137,66 +2195,6 @@ type CompletionOptions struct {
 	CompletionItem *CompletionOptionsCompletionItem `json:"completionItem,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.TriggerCharacters != nil {
-		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.AllCommitCharacters != nil {
-		b = append(b, `,"allCommitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AllCommitCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	if x.CompletionItem != nil {
-		b = append(b, `,"completionItem":`...)
-		if b, err = x.CompletionItem.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
-	var v CompletionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
-		case "allCommitCharacters":
-			return jsonrpc.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		case "completionItem":
-			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionOptionsCompletionItem]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CompletionOptionsCompletionItem is the completionItem member of
 // [CompletionOptions].
 type CompletionOptionsCompletionItem struct {
@@ -15204,68 +2202,10 @@ type CompletionOptionsCompletionItem struct {
 	LabelDetailsSupport bool `json:"labelDetailsSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionOptionsCompletionItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.LabelDetailsSupport {
-		b = append(b, `,"labelDetailsSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LabelDetailsSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
-	var v CompletionOptionsCompletionItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "labelDetailsSupport":
-			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeBool(value, &v.LabelDetailsSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // HoverOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverOptions
 type HoverOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverOptions) UnmarshalJSON(b []byte) error {
-	var v HoverOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SignatureHelpContext is described at
@@ -15279,63 +2219,6 @@ type SignatureHelpContext struct {
 	ActiveSignatureHelp *SignatureHelp           `json:"activeSignatureHelp,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpContext) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"triggerKind":`...)
-	b = jsonrpc.AppendInt(b, x.TriggerKind)
-	if x.TriggerCharacter != "" {
-		b = append(b, `,"triggerCharacter":`...)
-		b = jsonrpc.AppendString(b, x.TriggerCharacter)
-	}
-	b = append(b, `,"isRetrigger":`...)
-	b = jsonrpc.AppendBool(b, x.IsRetrigger)
-	if x.ActiveSignatureHelp != nil {
-		b = append(b, `,"activeSignatureHelp":`...)
-		if b, err = x.ActiveSignatureHelp.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpContext
-	var has struct {
-		TriggerKind, IsRetrigger bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "triggerKind":
-			has.TriggerKind = true
-			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
-		case "triggerCharacter":
-			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeString(value, &v.TriggerCharacter))
-		case "isRetrigger":
-			has.IsRetrigger = true
-			return jsonrpc.AtField("isRetrigger", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsRetrigger)))
-		case "activeSignatureHelp":
-			return jsonrpc.AtField("activeSignatureHelp", jsonrpc.DecodeOptional(value, &v.ActiveSignatureHelp, jsonrpc.UnmarshalJSON[SignatureHelp]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TriggerKind:
-		return jsonrpc.MissingField("triggerKind")
-	case !has.IsRetrigger:
-		return jsonrpc.MissingField("isRetrigger")
-	}
-	*x = v
-	return nil
-}
-
 // SignatureInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureInformation
 type SignatureInformation struct {
@@ -15345,69 +2228,6 @@ type SignatureInformation struct {
 
 	// Since 3.16.0.
 	ActiveParameter *uint32 `json:"activeParameter,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	if !x.Documentation.IsZero() {
-		b = append(b, `,"documentation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
-			return nil, err
-		}
-	}
-	if x.Parameters != nil {
-		b = append(b, `,"parameters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Parameters); err != nil {
-			return nil, err
-		}
-	}
-	if x.ActiveParameter != nil {
-		b = append(b, `,"activeParameter":`...)
-		b = jsonrpc.AppendInt(b, *x.ActiveParameter)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
-	var v SignatureInformation
-	var has struct {
-		Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
-		case "documentation":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentation", v.Documentation.UnmarshalJSON(value))
-		case "parameters":
-			return jsonrpc.AtField("parameters", jsonrpc.DecodeArray(value, &v.Parameters, jsonrpc.UnmarshalJSON[ParameterInformation]))
-		case "activeParameter":
-			return jsonrpc.AtField("activeParameter", jsonrpc.DecodeOptional(value, &v.ActiveParameter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
 }
 
 // SignatureHelpOptions is described at
@@ -15420,85 +2240,10 @@ type SignatureHelpOptions struct {
 	RetriggerCharacters []string `json:"retriggerCharacters,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.TriggerCharacters != nil {
-		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
-		}
-	}
-	if x.RetriggerCharacters != nil {
-		b = append(b, `,"retriggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RetriggerCharacters); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
-		case "retriggerCharacters":
-			return jsonrpc.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionOptions
 type DefinitionOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DefinitionOptions) UnmarshalJSON(b []byte) error {
-	var v DefinitionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ReferenceContext is described at
@@ -15507,109 +2252,16 @@ type ReferenceContext struct {
 	IncludeDeclaration bool `json:"includeDeclaration"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReferenceContext) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"includeDeclaration":`...)
-	b = jsonrpc.AppendBool(b, x.IncludeDeclaration)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReferenceContext) UnmarshalJSON(b []byte) error {
-	var v ReferenceContext
-	var has struct {
-		IncludeDeclaration bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "includeDeclaration":
-			has.IncludeDeclaration = true
-			return jsonrpc.AtField("includeDeclaration", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IncludeDeclaration)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.IncludeDeclaration:
-		return jsonrpc.MissingField("includeDeclaration")
-	}
-	*x = v
-	return nil
-}
-
 // ReferenceOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceOptions
 type ReferenceOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReferenceOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
-	var v ReferenceOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentHighlightOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightOptions
 type DocumentHighlightOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentHighlightOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentHighlightOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentHighlightOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // BaseSymbolInformation is described at
@@ -15623,63 +2275,6 @@ type BaseSymbolInformation struct {
 	ContainerName string      `json:"containerName,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BaseSymbolInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.ContainerName != "" {
-		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, x.ContainerName)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
-	var v BaseSymbolInformation
-	var has struct {
-		Name, Kind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
-		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolOptions
 type DocumentSymbolOptions struct {
@@ -15687,41 +2282,6 @@ type DocumentSymbolOptions struct {
 
 	// Since 3.16.0.
 	Label string `json:"label,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.Label != "" {
-		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, x.Label)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbolOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbolOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CodeActionContext is described at
@@ -15734,74 +2294,6 @@ type CodeActionContext struct {
 	TriggerKind CodeActionTriggerKind `json:"triggerKind,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CodeActionContext) MarshalJSON() ([]byte, error) {
-	if x.Diagnostics == nil {
-		x.Diagnostics = []Diagnostic{}
-	}
-	type plain CodeActionContext
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionContext) AppendJSON(b []byte) ([]byte, error) {
-	if x.Diagnostics == nil {
-		x.Diagnostics = []Diagnostic{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"diagnostics":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
-		return nil, err
-	}
-	if x.Only != nil {
-		b = append(b, `,"only":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Only); err != nil {
-			return nil, err
-		}
-	}
-	if x.TriggerKind != 0 {
-		b = append(b, `,"triggerKind":`...)
-		b = jsonrpc.AppendInt(b, x.TriggerKind)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
-	var v CodeActionContext
-	var has struct {
-		Diagnostics bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "diagnostics":
-			has.Diagnostics = true
-			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic])))
-		case "only":
-			return jsonrpc.AtField("only", jsonrpc.DecodeArray(value, &v.Only, jsonrpc.UnmarshalJSON[CodeActionKind]))
-		case "triggerKind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("triggerKind", v.TriggerKind.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Diagnostics:
-		return jsonrpc.MissingField("diagnostics")
-	}
-	*x = v
-	return nil
-}
-
 // CodeActionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionOptions
 type CodeActionOptions struct {
@@ -15810,50 +2302,6 @@ type CodeActionOptions struct {
 
 	// Since 3.16.0.
 	ResolveProvider bool `json:"resolveProvider,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.CodeActionKinds != nil {
-		b = append(b, `,"codeActionKinds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CodeActionKinds); err != nil {
-			return nil, err
-		}
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
-	var v CodeActionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "codeActionKinds":
-			return jsonrpc.AtField("codeActionKinds", jsonrpc.DecodeArray(value, &v.CodeActionKinds, jsonrpc.UnmarshalJSON[CodeActionKind]))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceSymbolOptions is described at
@@ -15865,41 +2313,6 @@ type WorkspaceSymbolOptions struct {
 	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CodeLensOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensOptions
 type CodeLensOptions struct {
@@ -15907,81 +2320,11 @@ type CodeLensOptions struct {
 	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeLensOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
-	var v CodeLensOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentLinkOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkOptions
 type DocumentLinkOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 	ResolveProvider  bool `json:"resolveProvider,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentLinkOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ResolveProvider {
-		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, x.ResolveProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentLinkOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentLinkOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FormattingOptions is described at
@@ -16000,99 +2343,10 @@ type FormattingOptions struct {
 	TrimFinalNewlines bool `json:"trimFinalNewlines,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FormattingOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"tabSize":`...)
-	b = jsonrpc.AppendInt(b, x.TabSize)
-	b = append(b, `,"insertSpaces":`...)
-	b = jsonrpc.AppendBool(b, x.InsertSpaces)
-	if x.TrimTrailingWhitespace {
-		b = append(b, `,"trimTrailingWhitespace":`...)
-		b = jsonrpc.AppendBool(b, x.TrimTrailingWhitespace)
-	}
-	if x.InsertFinalNewline {
-		b = append(b, `,"insertFinalNewline":`...)
-		b = jsonrpc.AppendBool(b, x.InsertFinalNewline)
-	}
-	if x.TrimFinalNewlines {
-		b = append(b, `,"trimFinalNewlines":`...)
-		b = jsonrpc.AppendBool(b, x.TrimFinalNewlines)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
-	var v FormattingOptions
-	var has struct {
-		TabSize, InsertSpaces bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "tabSize":
-			has.TabSize = true
-			return jsonrpc.AtField("tabSize", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.TabSize, 0, math.MaxUint32)))
-		case "insertSpaces":
-			has.InsertSpaces = true
-			return jsonrpc.AtField("insertSpaces", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InsertSpaces)))
-		case "trimTrailingWhitespace":
-			return jsonrpc.AtField("trimTrailingWhitespace", jsonrpc.DecodeBool(value, &v.TrimTrailingWhitespace))
-		case "insertFinalNewline":
-			return jsonrpc.AtField("insertFinalNewline", jsonrpc.DecodeBool(value, &v.InsertFinalNewline))
-		case "trimFinalNewlines":
-			return jsonrpc.AtField("trimFinalNewlines", jsonrpc.DecodeBool(value, &v.TrimFinalNewlines))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TabSize:
-		return jsonrpc.MissingField("tabSize")
-	case !has.InsertSpaces:
-		return jsonrpc.MissingField("insertSpaces")
-	}
-	*x = v
-	return nil
-}
-
 // DocumentFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingOptions
 type DocumentFormattingOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentFormattingOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DocumentRangeFormattingOptions is described at
@@ -16104,90 +2358,11 @@ type DocumentRangeFormattingOptions struct {
 	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentRangeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.RangesSupport {
-		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RangesSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentRangeFormattingOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentRangeFormattingOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeBool(value, &v.RangesSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentOnTypeFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingOptions
 type DocumentOnTypeFormattingOptions struct {
 	FirstTriggerCharacter string   `json:"firstTriggerCharacter"`
 	MoreTriggerCharacter  []string `json:"moreTriggerCharacter,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentOnTypeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"firstTriggerCharacter":`...)
-	b = jsonrpc.AppendString(b, x.FirstTriggerCharacter)
-	if x.MoreTriggerCharacter != nil {
-		b = append(b, `,"moreTriggerCharacter":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MoreTriggerCharacter); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
-	var v DocumentOnTypeFormattingOptions
-	var has struct {
-		FirstTriggerCharacter bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "firstTriggerCharacter":
-			has.FirstTriggerCharacter = true
-			return jsonrpc.AtField("firstTriggerCharacter", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FirstTriggerCharacter)))
-		case "moreTriggerCharacter":
-			return jsonrpc.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.FirstTriggerCharacter:
-		return jsonrpc.MissingField("firstTriggerCharacter")
-	}
-	*x = v
-	return nil
 }
 
 // RenameOptions is described at
@@ -16199,103 +2374,11 @@ type RenameOptions struct {
 	PrepareProvider bool `json:"prepareProvider,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.PrepareProvider {
-		b = append(b, `,"prepareProvider":`...)
-		b = jsonrpc.AppendBool(b, x.PrepareProvider)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameOptions) UnmarshalJSON(b []byte) error {
-	var v RenameOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "prepareProvider":
-			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeBool(value, &v.PrepareProvider))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ExecuteCommandOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandOptions
 type ExecuteCommandOptions struct {
 	WorkDoneProgress bool     `json:"workDoneProgress,omitempty"`
 	Commands         []string `json:"commands"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ExecuteCommandOptions) MarshalJSON() ([]byte, error) {
-	if x.Commands == nil {
-		x.Commands = []string{}
-	}
-	type plain ExecuteCommandOptions
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ExecuteCommandOptions) AppendJSON(b []byte) ([]byte, error) {
-	if x.Commands == nil {
-		x.Commands = []string{}
-	}
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"commands":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
-	var v ExecuteCommandOptions
-	var has struct {
-		Commands bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "commands":
-			has.Commands = true
-			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Commands:
-		return jsonrpc.MissingField("commands")
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensLegend is described at
@@ -16307,125 +2390,11 @@ type SemanticTokensLegend struct {
 	TokenModifiers []string `json:"tokenModifiers"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SemanticTokensLegend) MarshalJSON() ([]byte, error) {
-	if x.TokenTypes == nil {
-		x.TokenTypes = []string{}
-	}
-	if x.TokenModifiers == nil {
-		x.TokenModifiers = []string{}
-	}
-	type plain SemanticTokensLegend
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensLegend) AppendJSON(b []byte) ([]byte, error) {
-	if x.TokenTypes == nil {
-		x.TokenTypes = []string{}
-	}
-	if x.TokenModifiers == nil {
-		x.TokenModifiers = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"tokenTypes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenTypes); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"tokenModifiers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenModifiers); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensLegend) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensLegend
-	var has struct {
-		TokenTypes, TokenModifiers bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "tokenTypes":
-			has.TokenTypes = true
-			return jsonrpc.AtField("tokenTypes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
-		case "tokenModifiers":
-			has.TokenModifiers = true
-			return jsonrpc.AtField("tokenModifiers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TokenTypes:
-		return jsonrpc.MissingField("tokenTypes")
-	case !has.TokenModifiers:
-		return jsonrpc.MissingField("tokenModifiers")
-	}
-	*x = v
-	return nil
-}
-
 // OptionalVersionedTextDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#optionalVersionedTextDocumentIdentifier
 type OptionalVersionedTextDocumentIdentifier struct {
 	URI     DocumentURI `json:"uri"`
 	Version *int32      `json:"version"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x OptionalVersionedTextDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"version":`...)
-	if x.Version == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.Version)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *OptionalVersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
-	var v OptionalVersionedTextDocumentIdentifier
-	var has struct {
-		URI, Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
 }
 
 // AnnotatedTextEdit is described at
@@ -16438,58 +2407,6 @@ type AnnotatedTextEdit struct {
 	AnnotationID ChangeAnnotationIdentifier `json:"annotationId"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x AnnotatedTextEdit) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"newText":`...)
-	b = jsonrpc.AppendString(b, x.NewText)
-	b = append(b, `,"annotationId":`...)
-	b = jsonrpc.AppendString(b, x.AnnotationID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *AnnotatedTextEdit) UnmarshalJSON(b []byte) error {
-	var v AnnotatedTextEdit
-	var has struct {
-		Range, NewText, AnnotationID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "newText":
-			has.NewText = true
-			return jsonrpc.AtField("newText", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewText)))
-		case "annotationId":
-			has.AnnotationID = true
-			return jsonrpc.AtField("annotationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AnnotationID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.NewText:
-		return jsonrpc.MissingField("newText")
-	case !has.AnnotationID:
-		return jsonrpc.MissingField("annotationId")
-	}
-	*x = v
-	return nil
-}
-
 // ResourceOperation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFile
 type ResourceOperation struct {
@@ -16499,87 +2416,11 @@ type ResourceOperation struct {
 	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceOperation) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.AnnotationID != "" {
-		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, x.AnnotationID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
-	var v ResourceOperation
-	var has struct {
-		Kind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	}
-	*x = v
-	return nil
-}
-
 // CreateFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFileOptions
 type CreateFileOptions struct {
 	Overwrite      bool `json:"overwrite,omitempty"`
 	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CreateFileOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Overwrite {
-		b = append(b, `,"overwrite":`...)
-		b = jsonrpc.AppendBool(b, x.Overwrite)
-	}
-	if x.IgnoreIfExists {
-		b = append(b, `,"ignoreIfExists":`...)
-		b = jsonrpc.AppendBool(b, x.IgnoreIfExists)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
-	var v CreateFileOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "overwrite":
-			return jsonrpc.AtField("overwrite", jsonrpc.DecodeBool(value, &v.Overwrite))
-		case "ignoreIfExists":
-			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeBool(value, &v.IgnoreIfExists))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // RenameFileOptions is described at
@@ -16589,81 +2430,11 @@ type RenameFileOptions struct {
 	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameFileOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Overwrite {
-		b = append(b, `,"overwrite":`...)
-		b = jsonrpc.AppendBool(b, x.Overwrite)
-	}
-	if x.IgnoreIfExists {
-		b = append(b, `,"ignoreIfExists":`...)
-		b = jsonrpc.AppendBool(b, x.IgnoreIfExists)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
-	var v RenameFileOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "overwrite":
-			return jsonrpc.AtField("overwrite", jsonrpc.DecodeBool(value, &v.Overwrite))
-		case "ignoreIfExists":
-			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeBool(value, &v.IgnoreIfExists))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DeleteFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFileOptions
 type DeleteFileOptions struct {
 	Recursive         bool `json:"recursive,omitempty"`
 	IgnoreIfNotExists bool `json:"ignoreIfNotExists,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeleteFileOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Recursive {
-		b = append(b, `,"recursive":`...)
-		b = jsonrpc.AppendBool(b, x.Recursive)
-	}
-	if x.IgnoreIfNotExists {
-		b = append(b, `,"ignoreIfNotExists":`...)
-		b = jsonrpc.AppendBool(b, x.IgnoreIfNotExists)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeleteFileOptions) UnmarshalJSON(b []byte) error {
-	var v DeleteFileOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "recursive":
-			return jsonrpc.AtField("recursive", jsonrpc.DecodeBool(value, &v.Recursive))
-		case "ignoreIfNotExists":
-			return jsonrpc.AtField("ignoreIfNotExists", jsonrpc.DecodeBool(value, &v.IgnoreIfNotExists))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FileOperationPattern is described at
@@ -16674,59 +2445,6 @@ type FileOperationPattern struct {
 	Glob    string                       `json:"glob"`
 	Matches FileOperationPatternKind     `json:"matches,omitempty"`
 	Options *FileOperationPatternOptions `json:"options,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileOperationPattern) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"glob":`...)
-	b = jsonrpc.AppendString(b, x.Glob)
-	if x.Matches != "" {
-		b = append(b, `,"matches":`...)
-		b = jsonrpc.AppendString(b, x.Matches)
-	}
-	if x.Options != nil {
-		b = append(b, `,"options":`...)
-		if b, err = x.Options.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
-	var v FileOperationPattern
-	var has struct {
-		Glob bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "glob":
-			has.Glob = true
-			return jsonrpc.AtField("glob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Glob)))
-		case "matches":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("matches", v.Matches.UnmarshalJSON(value))
-		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[FileOperationPatternOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Glob:
-		return jsonrpc.MissingField("glob")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceFullDocumentDiagnosticReport is described at
@@ -16742,102 +2460,6 @@ type WorkspaceFullDocumentDiagnosticReport struct {
 	Version  *int32       `json:"version"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceFullDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "full"
-	} else if x.Kind != "full" {
-		return nil, fmt.Errorf("kind must be \"full\", not %q", x.Kind)
-	}
-	if x.Items == nil {
-		x.Items = []Diagnostic{}
-	}
-	type plain WorkspaceFullDocumentDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "full"
-	} else if x.Kind != "full" {
-		return nil, fmt.Errorf("kind must be \"full\", not %q", x.Kind)
-	}
-	if x.Items == nil {
-		x.Items = []Diagnostic{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.ResultID != "" {
-		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, x.ResultID)
-	}
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"version":`...)
-	if x.Version == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.Version)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceFullDocumentDiagnosticReport
-	var has struct {
-		Kind, Items, URI, Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "full":
-		return jsonrpc.AtField("kind", errors.New("must be \"full\""))
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceUnchangedDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceUnchangedDocumentDiagnosticReport
 //
@@ -16848,87 +2470,6 @@ type WorkspaceUnchangedDocumentDiagnosticReport struct {
 	ResultID string      `json:"resultId"`
 	URI      DocumentURI `json:"uri"`
 	Version  *int32      `json:"version"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceUnchangedDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "unchanged"
-	} else if x.Kind != "unchanged" {
-		return nil, fmt.Errorf("kind must be \"unchanged\", not %q", x.Kind)
-	}
-	type plain WorkspaceUnchangedDocumentDiagnosticReport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceUnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "unchanged"
-	} else if x.Kind != "unchanged" {
-		return nil, fmt.Errorf("kind must be \"unchanged\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"resultId":`...)
-	b = jsonrpc.AppendString(b, x.ResultID)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"version":`...)
-	if x.Version == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.Version)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceUnchangedDocumentDiagnosticReport
-	var has struct {
-		Kind, ResultID, URI, Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "resultId":
-			has.ResultID = true
-			return jsonrpc.AtField("resultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResultID)))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "unchanged":
-		return jsonrpc.AtField("kind", errors.New("must be \"unchanged\""))
-	case !has.ResultID:
-		return jsonrpc.MissingField("resultId")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
 }
 
 // NotebookCell is described at
@@ -16942,65 +2483,6 @@ type NotebookCell struct {
 	ExecutionSummary *ExecutionSummary `json:"executionSummary,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookCell) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
-	b = append(b, `,"document":`...)
-	b = jsonrpc.AppendString(b, x.Document)
-	if x.Metadata != nil {
-		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
-			return nil, err
-		}
-	}
-	if x.ExecutionSummary != nil {
-		b = append(b, `,"executionSummary":`...)
-		if b, err = x.ExecutionSummary.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookCell) UnmarshalJSON(b []byte) error {
-	var v NotebookCell
-	var has struct {
-		Kind, Document bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
-		case "document":
-			has.Document = true
-			return jsonrpc.AtField("document", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Document)))
-		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
-		case "executionSummary":
-			return jsonrpc.AtField("executionSummary", jsonrpc.DecodeOptional(value, &v.ExecutionSummary, jsonrpc.UnmarshalJSON[ExecutionSummary]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.Document:
-		return jsonrpc.MissingField("document")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookCellArrayChange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCellArrayChange
 //
@@ -17011,57 +2493,6 @@ type NotebookCellArrayChange struct {
 	Cells       []NotebookCell `json:"cells,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookCellArrayChange) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"start":`...)
-	b = jsonrpc.AppendInt(b, x.Start)
-	b = append(b, `,"deleteCount":`...)
-	b = jsonrpc.AppendInt(b, x.DeleteCount)
-	if x.Cells != nil {
-		b = append(b, `,"cells":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookCellArrayChange) UnmarshalJSON(b []byte) error {
-	var v NotebookCellArrayChange
-	var has struct {
-		Start, DeleteCount bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "start":
-			has.Start = true
-			return jsonrpc.AtField("start", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Start, 0, math.MaxUint32)))
-		case "deleteCount":
-			has.DeleteCount = true
-			return jsonrpc.AtField("deleteCount", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.DeleteCount, 0, math.MaxUint32)))
-		case "cells":
-			return jsonrpc.AtField("cells", jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookCell]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Start:
-		return jsonrpc.MissingField("start")
-	case !has.DeleteCount:
-		return jsonrpc.MissingField("deleteCount")
-	}
-	*x = v
-	return nil
-}
-
 // SelectedCompletionInfo is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
@@ -17069,51 +2500,6 @@ func (x *NotebookCellArrayChange) UnmarshalJSON(b []byte) error {
 type SelectedCompletionInfo struct {
 	Range Range  `json:"range"`
 	Text  string `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectedCompletionInfo) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectedCompletionInfo) UnmarshalJSON(b []byte) error {
-	var v SelectedCompletionInfo
-	var has struct {
-		Range, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // ClientCapabilities is described at
@@ -17131,78 +2517,6 @@ type ClientCapabilities struct {
 	Experimental LSPAny                     `json:"experimental,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Workspace != nil {
-		b = append(b, `,"workspace":`...)
-		if b, err = x.Workspace.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.TextDocument != nil {
-		b = append(b, `,"textDocument":`...)
-		if b, err = x.TextDocument.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.NotebookDocument != nil {
-		b = append(b, `,"notebookDocument":`...)
-		if b, err = x.NotebookDocument.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Window != nil {
-		b = append(b, `,"window":`...)
-		if b, err = x.Window.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.General != nil {
-		b = append(b, `,"general":`...)
-		if b, err = x.General.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Experimental) != 0 {
-		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workspace":
-			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.UnmarshalJSON[WorkspaceClientCapabilities]))
-		case "textDocument":
-			return jsonrpc.AtField("textDocument", jsonrpc.DecodeOptional(value, &v.TextDocument, jsonrpc.UnmarshalJSON[TextDocumentClientCapabilities]))
-		case "notebookDocument":
-			return jsonrpc.AtField("notebookDocument", jsonrpc.DecodeOptional(value, &v.NotebookDocument, jsonrpc.UnmarshalJSON[NotebookDocumentClientCapabilities]))
-		case "window":
-			return jsonrpc.AtField("window", jsonrpc.DecodeOptional(value, &v.Window, jsonrpc.UnmarshalJSON[WindowClientCapabilities]))
-		case "general":
-			return jsonrpc.AtField("general", jsonrpc.DecodeOptional(value, &v.General, jsonrpc.UnmarshalJSON[GeneralClientCapabilities]))
-		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeRaw(value, &v.Experimental))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentSyncOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncOptions
 type TextDocumentSyncOptions struct {
@@ -17211,68 +2525,6 @@ type TextDocumentSyncOptions struct {
 	WillSave          bool                        `json:"willSave,omitempty"`
 	WillSaveWaitUntil bool                        `json:"willSaveWaitUntil,omitempty"`
 	Save              TextDocumentSyncOptionsSave `json:"save,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.OpenClose {
-		b = append(b, `,"openClose":`...)
-		b = jsonrpc.AppendBool(b, x.OpenClose)
-	}
-	if x.Change != 0 {
-		b = append(b, `,"change":`...)
-		b = jsonrpc.AppendInt(b, x.Change)
-	}
-	if x.WillSave {
-		b = append(b, `,"willSave":`...)
-		b = jsonrpc.AppendBool(b, x.WillSave)
-	}
-	if x.WillSaveWaitUntil {
-		b = append(b, `,"willSaveWaitUntil":`...)
-		b = jsonrpc.AppendBool(b, x.WillSaveWaitUntil)
-	}
-	if !x.Save.IsZero() {
-		b = append(b, `,"save":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Save); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentSyncOptions) UnmarshalJSON(b []byte) error {
-	var v TextDocumentSyncOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "openClose":
-			return jsonrpc.AtField("openClose", jsonrpc.DecodeBool(value, &v.OpenClose))
-		case "change":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("change", v.Change.UnmarshalJSON(value))
-		case "willSave":
-			return jsonrpc.AtField("willSave", jsonrpc.DecodeBool(value, &v.WillSave))
-		case "willSaveWaitUntil":
-			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeBool(value, &v.WillSaveWaitUntil))
-		case "save":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("save", v.Save.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentSyncOptions is described at
@@ -17284,63 +2536,6 @@ type NotebookDocumentSyncOptions struct {
 	Save             bool                                              `json:"save,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x NotebookDocumentSyncOptions) MarshalJSON() ([]byte, error) {
-	if x.NotebookSelector == nil {
-		x.NotebookSelector = []NotebookDocumentSyncOptionsNotebookSelectorItem{}
-	}
-	type plain NotebookDocumentSyncOptions
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
-	if x.NotebookSelector == nil {
-		x.NotebookSelector = []NotebookDocumentSyncOptionsNotebookSelectorItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"notebookSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.NotebookSelector); err != nil {
-		return nil, err
-	}
-	if x.Save {
-		b = append(b, `,"save":`...)
-		b = jsonrpc.AppendBool(b, x.Save)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptions
-	var has struct {
-		NotebookSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookSelector":
-			has.NotebookSelector = true
-			return jsonrpc.AtField("notebookSelector", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.NotebookSelector, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
-		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeBool(value, &v.Save))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookSelector:
-		return jsonrpc.MissingField("notebookSelector")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 is the
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 variant of
 // [NotebookDocumentSyncOptionsNotebookSelectorItem].
@@ -17349,92 +2544,11 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 struct {
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem `json:"cells,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"notebook":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
-		return nil, err
-	}
-	if x.Cells != nil {
-		b = append(b, `,"cells":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1
-	var has struct {
-		Notebook bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebook":
-			has.Notebook = true
-			return jsonrpc.AtField("notebook", jsonrpc.NonNull(value, v.Notebook.UnmarshalJSON(value)))
-		case "cells":
-			return jsonrpc.AtField("cells", jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Notebook:
-		return jsonrpc.MissingField("notebook")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem is an
 // element of the cells member of
 // [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem struct {
 	Language string `json:"language"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem
-	var has struct {
-		Language bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Language:
-		return jsonrpc.MissingField("language")
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 is the
@@ -17445,108 +2559,11 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 struct {
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem `json:"cells"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) MarshalJSON() ([]byte, error) {
-	if x.Cells == nil {
-		x.Cells = []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem{}
-	}
-	type plain NotebookDocumentSyncOptionsNotebookSelectorItemVariant2
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) AppendJSON(b []byte) ([]byte, error) {
-	if x.Cells == nil {
-		x.Cells = []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem{}
-	}
-	var err error
-	start := len(b)
-	if !x.Notebook.IsZero() {
-		b = append(b, `,"notebook":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"cells":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2
-	var has struct {
-		Cells bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebook":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("notebook", v.Notebook.UnmarshalJSON(value))
-		case "cells":
-			has.Cells = true
-			return jsonrpc.AtField("cells", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Cells:
-		return jsonrpc.MissingField("cells")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem is an
 // element of the cells member of
 // [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem struct {
 	Language string `json:"language"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem
-	var has struct {
-		Language bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Language:
-		return jsonrpc.MissingField("language")
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentSyncRegistrationOptions is described at
@@ -17559,115 +2576,11 @@ type NotebookDocumentSyncRegistrationOptions struct {
 	ID               string                                            `json:"id,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x NotebookDocumentSyncRegistrationOptions) MarshalJSON() ([]byte, error) {
-	if x.NotebookSelector == nil {
-		x.NotebookSelector = []NotebookDocumentSyncOptionsNotebookSelectorItem{}
-	}
-	type plain NotebookDocumentSyncRegistrationOptions
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	if x.NotebookSelector == nil {
-		x.NotebookSelector = []NotebookDocumentSyncOptionsNotebookSelectorItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"notebookSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.NotebookSelector); err != nil {
-		return nil, err
-	}
-	if x.Save {
-		b = append(b, `,"save":`...)
-		b = jsonrpc.AppendBool(b, x.Save)
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncRegistrationOptions
-	var has struct {
-		NotebookSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookSelector":
-			has.NotebookSelector = true
-			return jsonrpc.AtField("notebookSelector", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.NotebookSelector, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
-		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeBool(value, &v.Save))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookSelector:
-		return jsonrpc.MissingField("notebookSelector")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceFoldersServerCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFoldersServerCapabilities
 type WorkspaceFoldersServerCapabilities struct {
 	Supported           bool                                                  `json:"supported,omitempty"`
 	ChangeNotifications WorkspaceFoldersServerCapabilitiesChangeNotifications `json:"changeNotifications,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceFoldersServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Supported {
-		b = append(b, `,"supported":`...)
-		b = jsonrpc.AppendBool(b, x.Supported)
-	}
-	if !x.ChangeNotifications.IsZero() {
-		b = append(b, `,"changeNotifications":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ChangeNotifications); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceFoldersServerCapabilities) UnmarshalJSON(b []byte) error {
-	var v WorkspaceFoldersServerCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "supported":
-			return jsonrpc.AtField("supported", jsonrpc.DecodeBool(value, &v.Supported))
-		case "changeNotifications":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("changeNotifications", v.ChangeNotifications.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FileOperationOptions is described at
@@ -17683,119 +2596,12 @@ type FileOperationOptions struct {
 	WillDelete *FileOperationRegistrationOptions `json:"willDelete,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileOperationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DidCreate != nil {
-		b = append(b, `,"didCreate":`...)
-		if b, err = x.DidCreate.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.WillCreate != nil {
-		b = append(b, `,"willCreate":`...)
-		if b, err = x.WillCreate.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DidRename != nil {
-		b = append(b, `,"didRename":`...)
-		if b, err = x.DidRename.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.WillRename != nil {
-		b = append(b, `,"willRename":`...)
-		if b, err = x.WillRename.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DidDelete != nil {
-		b = append(b, `,"didDelete":`...)
-		if b, err = x.DidDelete.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.WillDelete != nil {
-		b = append(b, `,"willDelete":`...)
-		if b, err = x.WillDelete.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileOperationOptions) UnmarshalJSON(b []byte) error {
-	var v FileOperationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "didCreate":
-			return jsonrpc.AtField("didCreate", jsonrpc.DecodeOptional(value, &v.DidCreate, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
-		case "willCreate":
-			return jsonrpc.AtField("willCreate", jsonrpc.DecodeOptional(value, &v.WillCreate, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
-		case "didRename":
-			return jsonrpc.AtField("didRename", jsonrpc.DecodeOptional(value, &v.DidRename, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
-		case "willRename":
-			return jsonrpc.AtField("willRename", jsonrpc.DecodeOptional(value, &v.WillRename, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
-		case "didDelete":
-			return jsonrpc.AtField("didDelete", jsonrpc.DecodeOptional(value, &v.DidDelete, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
-		case "willDelete":
-			return jsonrpc.AtField("willDelete", jsonrpc.DecodeOptional(value, &v.WillDelete, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CodeDescription is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeDescription
 //
 // Since 3.16.0.
 type CodeDescription struct {
 	Href URI `json:"href"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeDescription) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"href":`...)
-	b = jsonrpc.AppendString(b, x.Href)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeDescription) UnmarshalJSON(b []byte) error {
-	var v CodeDescription
-	var has struct {
-		Href bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "href":
-			has.Href = true
-			return jsonrpc.AtField("href", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Href)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Href:
-		return jsonrpc.MissingField("href")
-	}
-	*x = v
-	return nil
 }
 
 // DiagnosticRelatedInformation is described at
@@ -17805,51 +2611,6 @@ type DiagnosticRelatedInformation struct {
 	Message  string   `json:"message"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DiagnosticRelatedInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"location":`...)
-	if b, err = x.Location.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DiagnosticRelatedInformation) UnmarshalJSON(b []byte) error {
-	var v DiagnosticRelatedInformation
-	var has struct {
-		Location, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "location":
-			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Location:
-		return jsonrpc.MissingField("location")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
-}
-
 // ParameterInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#parameterInformation
 type ParameterInformation struct {
@@ -17857,72 +2618,9 @@ type ParameterInformation struct {
 	Documentation ParameterInformationDocumentation `json:"documentation,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ParameterInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"label":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Label); err != nil {
-		return nil, err
-	}
-	if !x.Documentation.IsZero() {
-		b = append(b, `,"documentation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
-	var v ParameterInformation
-	var has struct {
-		Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, v.Label.UnmarshalJSON(value)))
-		case "documentation":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("documentation", v.Documentation.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
-}
-
 // ParameterInformationLabelVariant2 is the ParameterInformationLabelVariant2
 // variant of [ParameterInformationLabel].
 type ParameterInformationLabelVariant2 [2]uint32
-
-// UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
-// fault when one does not decode.
-func (x *ParameterInformationLabelVariant2) UnmarshalJSON(b []byte) error {
-	var v ParameterInformationLabelVariant2
-	err := jsonrpc.DecodeItems(b, 2, 2, func(i int, value []byte) error {
-		return jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v[i], 0, math.MaxUint32))
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
 
 // NotebookCellTextDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCellTextDocumentFilter
@@ -17933,50 +2631,6 @@ type NotebookCellTextDocumentFilter struct {
 	Language string                                 `json:"language,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookCellTextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"notebook":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
-		return nil, err
-	}
-	if x.Language != "" {
-		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, x.Language)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
-	var v NotebookCellTextDocumentFilter
-	var has struct {
-		Notebook bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebook":
-			has.Notebook = true
-			return jsonrpc.AtField("notebook", jsonrpc.NonNull(value, v.Notebook.UnmarshalJSON(value)))
-		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Notebook:
-		return jsonrpc.MissingField("notebook")
-	}
-	*x = v
-	return nil
-}
-
 // FileOperationPatternOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationPatternOptions
 //
@@ -17985,81 +2639,11 @@ type FileOperationPatternOptions struct {
 	IgnoreCase bool `json:"ignoreCase,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileOperationPatternOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.IgnoreCase {
-		b = append(b, `,"ignoreCase":`...)
-		b = jsonrpc.AppendBool(b, x.IgnoreCase)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileOperationPatternOptions) UnmarshalJSON(b []byte) error {
-	var v FileOperationPatternOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "ignoreCase":
-			return jsonrpc.AtField("ignoreCase", jsonrpc.DecodeBool(value, &v.IgnoreCase))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ExecutionSummary is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executionSummary
 type ExecutionSummary struct {
 	ExecutionOrder uint32 `json:"executionOrder"`
 	Success        bool   `json:"success,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ExecutionSummary) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"executionOrder":`...)
-	b = jsonrpc.AppendInt(b, x.ExecutionOrder)
-	if x.Success {
-		b = append(b, `,"success":`...)
-		b = jsonrpc.AppendBool(b, x.Success)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
-	var v ExecutionSummary
-	var has struct {
-		ExecutionOrder bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "executionOrder":
-			has.ExecutionOrder = true
-			return jsonrpc.AtField("executionOrder", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.ExecutionOrder, 0, math.MaxUint32)))
-		case "success":
-			return jsonrpc.AtField("success", jsonrpc.DecodeBool(value, &v.Success))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ExecutionOrder:
-		return jsonrpc.MissingField("executionOrder")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceClientCapabilities is described at
@@ -18096,144 +2680,6 @@ type WorkspaceClientCapabilities struct {
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 	FoldingRange *FoldingRangeWorkspaceClientCapabilities `json:"foldingRange,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.ApplyEdit {
-		b = append(b, `,"applyEdit":`...)
-		b = jsonrpc.AppendBool(b, x.ApplyEdit)
-	}
-	if x.WorkspaceEdit != nil {
-		b = append(b, `,"workspaceEdit":`...)
-		if b, err = x.WorkspaceEdit.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DidChangeConfiguration != nil {
-		b = append(b, `,"didChangeConfiguration":`...)
-		if b, err = x.DidChangeConfiguration.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DidChangeWatchedFiles != nil {
-		b = append(b, `,"didChangeWatchedFiles":`...)
-		if b, err = x.DidChangeWatchedFiles.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Symbol != nil {
-		b = append(b, `,"symbol":`...)
-		if b, err = x.Symbol.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ExecuteCommand != nil {
-		b = append(b, `,"executeCommand":`...)
-		if b, err = x.ExecuteCommand.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.WorkspaceFolders {
-		b = append(b, `,"workspaceFolders":`...)
-		b = jsonrpc.AppendBool(b, x.WorkspaceFolders)
-	}
-	if x.Configuration {
-		b = append(b, `,"configuration":`...)
-		b = jsonrpc.AppendBool(b, x.Configuration)
-	}
-	if x.SemanticTokens != nil {
-		b = append(b, `,"semanticTokens":`...)
-		if b, err = x.SemanticTokens.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.CodeLens != nil {
-		b = append(b, `,"codeLens":`...)
-		if b, err = x.CodeLens.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.FileOperations != nil {
-		b = append(b, `,"fileOperations":`...)
-		if b, err = x.FileOperations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InlineValue != nil {
-		b = append(b, `,"inlineValue":`...)
-		if b, err = x.InlineValue.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InlayHint != nil {
-		b = append(b, `,"inlayHint":`...)
-		if b, err = x.InlayHint.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Diagnostics != nil {
-		b = append(b, `,"diagnostics":`...)
-		if b, err = x.Diagnostics.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.FoldingRange != nil {
-		b = append(b, `,"foldingRange":`...)
-		if b, err = x.FoldingRange.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v WorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "applyEdit":
-			return jsonrpc.AtField("applyEdit", jsonrpc.DecodeBool(value, &v.ApplyEdit))
-		case "workspaceEdit":
-			return jsonrpc.AtField("workspaceEdit", jsonrpc.DecodeOptional(value, &v.WorkspaceEdit, jsonrpc.UnmarshalJSON[WorkspaceEditClientCapabilities]))
-		case "didChangeConfiguration":
-			return jsonrpc.AtField("didChangeConfiguration", jsonrpc.DecodeOptional(value, &v.DidChangeConfiguration, jsonrpc.UnmarshalJSON[DidChangeConfigurationClientCapabilities]))
-		case "didChangeWatchedFiles":
-			return jsonrpc.AtField("didChangeWatchedFiles", jsonrpc.DecodeOptional(value, &v.DidChangeWatchedFiles, jsonrpc.UnmarshalJSON[DidChangeWatchedFilesClientCapabilities]))
-		case "symbol":
-			return jsonrpc.AtField("symbol", jsonrpc.DecodeOptional(value, &v.Symbol, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilities]))
-		case "executeCommand":
-			return jsonrpc.AtField("executeCommand", jsonrpc.DecodeOptional(value, &v.ExecuteCommand, jsonrpc.UnmarshalJSON[ExecuteCommandClientCapabilities]))
-		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeBool(value, &v.WorkspaceFolders))
-		case "configuration":
-			return jsonrpc.AtField("configuration", jsonrpc.DecodeBool(value, &v.Configuration))
-		case "semanticTokens":
-			return jsonrpc.AtField("semanticTokens", jsonrpc.DecodeOptional(value, &v.SemanticTokens, jsonrpc.UnmarshalJSON[SemanticTokensWorkspaceClientCapabilities]))
-		case "codeLens":
-			return jsonrpc.AtField("codeLens", jsonrpc.DecodeOptional(value, &v.CodeLens, jsonrpc.UnmarshalJSON[CodeLensWorkspaceClientCapabilities]))
-		case "fileOperations":
-			return jsonrpc.AtField("fileOperations", jsonrpc.DecodeOptional(value, &v.FileOperations, jsonrpc.UnmarshalJSON[FileOperationClientCapabilities]))
-		case "inlineValue":
-			return jsonrpc.AtField("inlineValue", jsonrpc.DecodeOptional(value, &v.InlineValue, jsonrpc.UnmarshalJSON[InlineValueWorkspaceClientCapabilities]))
-		case "inlayHint":
-			return jsonrpc.AtField("inlayHint", jsonrpc.DecodeOptional(value, &v.InlayHint, jsonrpc.UnmarshalJSON[InlayHintWorkspaceClientCapabilities]))
-		case "diagnostics":
-			return jsonrpc.AtField("diagnostics", jsonrpc.DecodeOptional(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[DiagnosticWorkspaceClientCapabilities]))
-		case "foldingRange":
-			return jsonrpc.AtField("foldingRange", jsonrpc.DecodeOptional(value, &v.FoldingRange, jsonrpc.UnmarshalJSON[FoldingRangeWorkspaceClientCapabilities]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentClientCapabilities is described at
@@ -18302,278 +2748,6 @@ type TextDocumentClientCapabilities struct {
 	InlineCompletion *InlineCompletionClientCapabilities `json:"inlineCompletion,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Synchronization != nil {
-		b = append(b, `,"synchronization":`...)
-		if b, err = x.Synchronization.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Completion != nil {
-		b = append(b, `,"completion":`...)
-		if b, err = x.Completion.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Hover != nil {
-		b = append(b, `,"hover":`...)
-		if b, err = x.Hover.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.SignatureHelp != nil {
-		b = append(b, `,"signatureHelp":`...)
-		if b, err = x.SignatureHelp.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Declaration != nil {
-		b = append(b, `,"declaration":`...)
-		if b, err = x.Declaration.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Definition != nil {
-		b = append(b, `,"definition":`...)
-		if b, err = x.Definition.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.TypeDefinition != nil {
-		b = append(b, `,"typeDefinition":`...)
-		if b, err = x.TypeDefinition.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Implementation != nil {
-		b = append(b, `,"implementation":`...)
-		if b, err = x.Implementation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.References != nil {
-		b = append(b, `,"references":`...)
-		if b, err = x.References.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DocumentHighlight != nil {
-		b = append(b, `,"documentHighlight":`...)
-		if b, err = x.DocumentHighlight.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DocumentSymbol != nil {
-		b = append(b, `,"documentSymbol":`...)
-		if b, err = x.DocumentSymbol.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.CodeAction != nil {
-		b = append(b, `,"codeAction":`...)
-		if b, err = x.CodeAction.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.CodeLens != nil {
-		b = append(b, `,"codeLens":`...)
-		if b, err = x.CodeLens.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.DocumentLink != nil {
-		b = append(b, `,"documentLink":`...)
-		if b, err = x.DocumentLink.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ColorProvider != nil {
-		b = append(b, `,"colorProvider":`...)
-		if b, err = x.ColorProvider.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Formatting != nil {
-		b = append(b, `,"formatting":`...)
-		if b, err = x.Formatting.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.RangeFormatting != nil {
-		b = append(b, `,"rangeFormatting":`...)
-		if b, err = x.RangeFormatting.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.OnTypeFormatting != nil {
-		b = append(b, `,"onTypeFormatting":`...)
-		if b, err = x.OnTypeFormatting.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Rename != nil {
-		b = append(b, `,"rename":`...)
-		if b, err = x.Rename.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.FoldingRange != nil {
-		b = append(b, `,"foldingRange":`...)
-		if b, err = x.FoldingRange.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.SelectionRange != nil {
-		b = append(b, `,"selectionRange":`...)
-		if b, err = x.SelectionRange.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.PublishDiagnostics != nil {
-		b = append(b, `,"publishDiagnostics":`...)
-		if b, err = x.PublishDiagnostics.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.CallHierarchy != nil {
-		b = append(b, `,"callHierarchy":`...)
-		if b, err = x.CallHierarchy.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.SemanticTokens != nil {
-		b = append(b, `,"semanticTokens":`...)
-		if b, err = x.SemanticTokens.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.LinkedEditingRange != nil {
-		b = append(b, `,"linkedEditingRange":`...)
-		if b, err = x.LinkedEditingRange.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Moniker != nil {
-		b = append(b, `,"moniker":`...)
-		if b, err = x.Moniker.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.TypeHierarchy != nil {
-		b = append(b, `,"typeHierarchy":`...)
-		if b, err = x.TypeHierarchy.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InlineValue != nil {
-		b = append(b, `,"inlineValue":`...)
-		if b, err = x.InlineValue.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InlayHint != nil {
-		b = append(b, `,"inlayHint":`...)
-		if b, err = x.InlayHint.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Diagnostic != nil {
-		b = append(b, `,"diagnostic":`...)
-		if b, err = x.Diagnostic.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InlineCompletion != nil {
-		b = append(b, `,"inlineCompletion":`...)
-		if b, err = x.InlineCompletion.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v TextDocumentClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "synchronization":
-			return jsonrpc.AtField("synchronization", jsonrpc.DecodeOptional(value, &v.Synchronization, jsonrpc.UnmarshalJSON[TextDocumentSyncClientCapabilities]))
-		case "completion":
-			return jsonrpc.AtField("completion", jsonrpc.DecodeOptional(value, &v.Completion, jsonrpc.UnmarshalJSON[CompletionClientCapabilities]))
-		case "hover":
-			return jsonrpc.AtField("hover", jsonrpc.DecodeOptional(value, &v.Hover, jsonrpc.UnmarshalJSON[HoverClientCapabilities]))
-		case "signatureHelp":
-			return jsonrpc.AtField("signatureHelp", jsonrpc.DecodeOptional(value, &v.SignatureHelp, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilities]))
-		case "declaration":
-			return jsonrpc.AtField("declaration", jsonrpc.DecodeOptional(value, &v.Declaration, jsonrpc.UnmarshalJSON[DeclarationClientCapabilities]))
-		case "definition":
-			return jsonrpc.AtField("definition", jsonrpc.DecodeOptional(value, &v.Definition, jsonrpc.UnmarshalJSON[DefinitionClientCapabilities]))
-		case "typeDefinition":
-			return jsonrpc.AtField("typeDefinition", jsonrpc.DecodeOptional(value, &v.TypeDefinition, jsonrpc.UnmarshalJSON[TypeDefinitionClientCapabilities]))
-		case "implementation":
-			return jsonrpc.AtField("implementation", jsonrpc.DecodeOptional(value, &v.Implementation, jsonrpc.UnmarshalJSON[ImplementationClientCapabilities]))
-		case "references":
-			return jsonrpc.AtField("references", jsonrpc.DecodeOptional(value, &v.References, jsonrpc.UnmarshalJSON[ReferenceClientCapabilities]))
-		case "documentHighlight":
-			return jsonrpc.AtField("documentHighlight", jsonrpc.DecodeOptional(value, &v.DocumentHighlight, jsonrpc.UnmarshalJSON[DocumentHighlightClientCapabilities]))
-		case "documentSymbol":
-			return jsonrpc.AtField("documentSymbol", jsonrpc.DecodeOptional(value, &v.DocumentSymbol, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilities]))
-		case "codeAction":
-			return jsonrpc.AtField("codeAction", jsonrpc.DecodeOptional(value, &v.CodeAction, jsonrpc.UnmarshalJSON[CodeActionClientCapabilities]))
-		case "codeLens":
-			return jsonrpc.AtField("codeLens", jsonrpc.DecodeOptional(value, &v.CodeLens, jsonrpc.UnmarshalJSON[CodeLensClientCapabilities]))
-		case "documentLink":
-			return jsonrpc.AtField("documentLink", jsonrpc.DecodeOptional(value, &v.DocumentLink, jsonrpc.UnmarshalJSON[DocumentLinkClientCapabilities]))
-		case "colorProvider":
-			return jsonrpc.AtField("colorProvider", jsonrpc.DecodeOptional(value, &v.ColorProvider, jsonrpc.UnmarshalJSON[DocumentColorClientCapabilities]))
-		case "formatting":
-			return jsonrpc.AtField("formatting", jsonrpc.DecodeOptional(value, &v.Formatting, jsonrpc.UnmarshalJSON[DocumentFormattingClientCapabilities]))
-		case "rangeFormatting":
-			return jsonrpc.AtField("rangeFormatting", jsonrpc.DecodeOptional(value, &v.RangeFormatting, jsonrpc.UnmarshalJSON[DocumentRangeFormattingClientCapabilities]))
-		case "onTypeFormatting":
-			return jsonrpc.AtField("onTypeFormatting", jsonrpc.DecodeOptional(value, &v.OnTypeFormatting, jsonrpc.UnmarshalJSON[DocumentOnTypeFormattingClientCapabilities]))
-		case "rename":
-			return jsonrpc.AtField("rename", jsonrpc.DecodeOptional(value, &v.Rename, jsonrpc.UnmarshalJSON[RenameClientCapabilities]))
-		case "foldingRange":
-			return jsonrpc.AtField("foldingRange", jsonrpc.DecodeOptional(value, &v.FoldingRange, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilities]))
-		case "selectionRange":
-			return jsonrpc.AtField("selectionRange", jsonrpc.DecodeOptional(value, &v.SelectionRange, jsonrpc.UnmarshalJSON[SelectionRangeClientCapabilities]))
-		case "publishDiagnostics":
-			return jsonrpc.AtField("publishDiagnostics", jsonrpc.DecodeOptional(value, &v.PublishDiagnostics, jsonrpc.UnmarshalJSON[PublishDiagnosticsClientCapabilities]))
-		case "callHierarchy":
-			return jsonrpc.AtField("callHierarchy", jsonrpc.DecodeOptional(value, &v.CallHierarchy, jsonrpc.UnmarshalJSON[CallHierarchyClientCapabilities]))
-		case "semanticTokens":
-			return jsonrpc.AtField("semanticTokens", jsonrpc.DecodeOptional(value, &v.SemanticTokens, jsonrpc.UnmarshalJSON[SemanticTokensClientCapabilities]))
-		case "linkedEditingRange":
-			return jsonrpc.AtField("linkedEditingRange", jsonrpc.DecodeOptional(value, &v.LinkedEditingRange, jsonrpc.UnmarshalJSON[LinkedEditingRangeClientCapabilities]))
-		case "moniker":
-			return jsonrpc.AtField("moniker", jsonrpc.DecodeOptional(value, &v.Moniker, jsonrpc.UnmarshalJSON[MonikerClientCapabilities]))
-		case "typeHierarchy":
-			return jsonrpc.AtField("typeHierarchy", jsonrpc.DecodeOptional(value, &v.TypeHierarchy, jsonrpc.UnmarshalJSON[TypeHierarchyClientCapabilities]))
-		case "inlineValue":
-			return jsonrpc.AtField("inlineValue", jsonrpc.DecodeOptional(value, &v.InlineValue, jsonrpc.UnmarshalJSON[InlineValueClientCapabilities]))
-		case "inlayHint":
-			return jsonrpc.AtField("inlayHint", jsonrpc.DecodeOptional(value, &v.InlayHint, jsonrpc.UnmarshalJSON[InlayHintClientCapabilities]))
-		case "diagnostic":
-			return jsonrpc.AtField("diagnostic", jsonrpc.DecodeOptional(value, &v.Diagnostic, jsonrpc.UnmarshalJSON[DiagnosticClientCapabilities]))
-		case "inlineCompletion":
-			return jsonrpc.AtField("inlineCompletion", jsonrpc.DecodeOptional(value, &v.InlineCompletion, jsonrpc.UnmarshalJSON[InlineCompletionClientCapabilities]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentClientCapabilities
 //
@@ -18581,44 +2755,6 @@ func (x *TextDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 type NotebookDocumentClientCapabilities struct {
 	// Since 3.17.0.
 	Synchronization NotebookDocumentSyncClientCapabilities `json:"synchronization"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"synchronization":`...)
-	if b, err = x.Synchronization.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentClientCapabilities
-	var has struct {
-		Synchronization bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "synchronization":
-			has.Synchronization = true
-			return jsonrpc.AtField("synchronization", jsonrpc.NonNull(value, v.Synchronization.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Synchronization:
-		return jsonrpc.MissingField("synchronization")
-	}
-	*x = v
-	return nil
 }
 
 // WindowClientCapabilities is described at
@@ -18632,52 +2768,6 @@ type WindowClientCapabilities struct {
 
 	// Since 3.16.0.
 	ShowDocument *ShowDocumentClientCapabilities `json:"showDocument,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WindowClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	if x.ShowMessage != nil {
-		b = append(b, `,"showMessage":`...)
-		if b, err = x.ShowMessage.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ShowDocument != nil {
-		b = append(b, `,"showDocument":`...)
-		if b, err = x.ShowDocument.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WindowClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v WindowClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "showMessage":
-			return jsonrpc.AtField("showMessage", jsonrpc.DecodeOptional(value, &v.ShowMessage, jsonrpc.UnmarshalJSON[ShowMessageRequestClientCapabilities]))
-		case "showDocument":
-			return jsonrpc.AtField("showDocument", jsonrpc.DecodeOptional(value, &v.ShowDocument, jsonrpc.UnmarshalJSON[ShowDocumentClientCapabilities]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // GeneralClientCapabilities is described at
@@ -18698,125 +2788,11 @@ type GeneralClientCapabilities struct {
 	PositionEncodings []PositionEncodingKind `json:"positionEncodings,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x GeneralClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.StaleRequestSupport != nil {
-		b = append(b, `,"staleRequestSupport":`...)
-		if b, err = x.StaleRequestSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.RegularExpressions != nil {
-		b = append(b, `,"regularExpressions":`...)
-		if b, err = x.RegularExpressions.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Markdown != nil {
-		b = append(b, `,"markdown":`...)
-		if b, err = x.Markdown.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.PositionEncodings != nil {
-		b = append(b, `,"positionEncodings":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PositionEncodings); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *GeneralClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v GeneralClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "staleRequestSupport":
-			return jsonrpc.AtField("staleRequestSupport", jsonrpc.DecodeOptional(value, &v.StaleRequestSupport, jsonrpc.UnmarshalJSON[GeneralClientCapabilitiesStaleRequestSupport]))
-		case "regularExpressions":
-			return jsonrpc.AtField("regularExpressions", jsonrpc.DecodeOptional(value, &v.RegularExpressions, jsonrpc.UnmarshalJSON[RegularExpressionsClientCapabilities]))
-		case "markdown":
-			return jsonrpc.AtField("markdown", jsonrpc.DecodeOptional(value, &v.Markdown, jsonrpc.UnmarshalJSON[MarkdownClientCapabilities]))
-		case "positionEncodings":
-			return jsonrpc.AtField("positionEncodings", jsonrpc.DecodeArray(value, &v.PositionEncodings, jsonrpc.UnmarshalJSON[PositionEncodingKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // GeneralClientCapabilitiesStaleRequestSupport is the staleRequestSupport
 // member of [GeneralClientCapabilities].
 type GeneralClientCapabilitiesStaleRequestSupport struct {
 	Cancel                 bool     `json:"cancel"`
 	RetryOnContentModified []string `json:"retryOnContentModified"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x GeneralClientCapabilitiesStaleRequestSupport) MarshalJSON() ([]byte, error) {
-	if x.RetryOnContentModified == nil {
-		x.RetryOnContentModified = []string{}
-	}
-	type plain GeneralClientCapabilitiesStaleRequestSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x GeneralClientCapabilitiesStaleRequestSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.RetryOnContentModified == nil {
-		x.RetryOnContentModified = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"cancel":`...)
-	b = jsonrpc.AppendBool(b, x.Cancel)
-	b = append(b, `,"retryOnContentModified":`...)
-	if b, err = jsonrpc.AppendValue(b, x.RetryOnContentModified); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *GeneralClientCapabilitiesStaleRequestSupport) UnmarshalJSON(b []byte) error {
-	var v GeneralClientCapabilitiesStaleRequestSupport
-	var has struct {
-		Cancel, RetryOnContentModified bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "cancel":
-			has.Cancel = true
-			return jsonrpc.AtField("cancel", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Cancel)))
-		case "retryOnContentModified":
-			has.RetryOnContentModified = true
-			return jsonrpc.AtField("retryOnContentModified", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RetryOnContentModified)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Cancel:
-		return jsonrpc.MissingField("cancel")
-	case !has.RetryOnContentModified:
-		return jsonrpc.MissingField("retryOnContentModified")
-	}
-	*x = v
-	return nil
 }
 
 // RelativePattern is described at
@@ -18826,51 +2802,6 @@ func (x *GeneralClientCapabilitiesStaleRequestSupport) UnmarshalJSON(b []byte) e
 type RelativePattern struct {
 	BaseURI RelativePatternBaseURI `json:"baseUri"`
 	Pattern Pattern                `json:"pattern"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RelativePattern) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"baseUri":`...)
-	if b, err = jsonrpc.AppendValue(b, x.BaseURI); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RelativePattern) UnmarshalJSON(b []byte) error {
-	var v RelativePattern
-	var has struct {
-		BaseURI, Pattern bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "baseUri":
-			has.BaseURI = true
-			return jsonrpc.AtField("baseUri", jsonrpc.NonNull(value, v.BaseURI.UnmarshalJSON(value)))
-		case "pattern":
-			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.BaseURI:
-		return jsonrpc.MissingField("baseUri")
-	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceEditClientCapabilities is described at
@@ -18891,135 +2822,16 @@ type WorkspaceEditClientCapabilities struct {
 	ChangeAnnotationSupport *WorkspaceEditClientCapabilitiesChangeAnnotationSupport `json:"changeAnnotationSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DocumentChanges {
-		b = append(b, `,"documentChanges":`...)
-		b = jsonrpc.AppendBool(b, x.DocumentChanges)
-	}
-	if x.ResourceOperations != nil {
-		b = append(b, `,"resourceOperations":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ResourceOperations); err != nil {
-			return nil, err
-		}
-	}
-	if x.FailureHandling != "" {
-		b = append(b, `,"failureHandling":`...)
-		b = jsonrpc.AppendString(b, x.FailureHandling)
-	}
-	if x.NormalizesLineEndings {
-		b = append(b, `,"normalizesLineEndings":`...)
-		b = jsonrpc.AppendBool(b, x.NormalizesLineEndings)
-	}
-	if x.ChangeAnnotationSupport != nil {
-		b = append(b, `,"changeAnnotationSupport":`...)
-		if b, err = x.ChangeAnnotationSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v WorkspaceEditClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentChanges":
-			return jsonrpc.AtField("documentChanges", jsonrpc.DecodeBool(value, &v.DocumentChanges))
-		case "resourceOperations":
-			return jsonrpc.AtField("resourceOperations", jsonrpc.DecodeArray(value, &v.ResourceOperations, jsonrpc.UnmarshalJSON[ResourceOperationKind]))
-		case "failureHandling":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("failureHandling", v.FailureHandling.UnmarshalJSON(value))
-		case "normalizesLineEndings":
-			return jsonrpc.AtField("normalizesLineEndings", jsonrpc.DecodeBool(value, &v.NormalizesLineEndings))
-		case "changeAnnotationSupport":
-			return jsonrpc.AtField("changeAnnotationSupport", jsonrpc.DecodeOptional(value, &v.ChangeAnnotationSupport, jsonrpc.UnmarshalJSON[WorkspaceEditClientCapabilitiesChangeAnnotationSupport]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceEditClientCapabilitiesChangeAnnotationSupport is the
 // changeAnnotationSupport member of [WorkspaceEditClientCapabilities].
 type WorkspaceEditClientCapabilitiesChangeAnnotationSupport struct {
 	GroupsOnLabel bool `json:"groupsOnLabel,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceEditClientCapabilitiesChangeAnnotationSupport) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.GroupsOnLabel {
-		b = append(b, `,"groupsOnLabel":`...)
-		b = jsonrpc.AppendBool(b, x.GroupsOnLabel)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceEditClientCapabilitiesChangeAnnotationSupport
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "groupsOnLabel":
-			return jsonrpc.AtField("groupsOnLabel", jsonrpc.DecodeBool(value, &v.GroupsOnLabel))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DidChangeConfigurationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeConfigurationClientCapabilities
 type DidChangeConfigurationClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeConfigurationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DidChangeConfigurationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DidChangeWatchedFilesClientCapabilities is described at
@@ -19029,41 +2841,6 @@ type DidChangeWatchedFilesClientCapabilities struct {
 
 	// Since 3.17.0.
 	RelativePatternSupport bool `json:"relativePatternSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DidChangeWatchedFilesClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.RelativePatternSupport {
-		b = append(b, `,"relativePatternSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RelativePatternSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DidChangeWatchedFilesClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "relativePatternSupport":
-			return jsonrpc.AtField("relativePatternSupport", jsonrpc.DecodeBool(value, &v.RelativePatternSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceSymbolClientCapabilities is described at
@@ -19079,96 +2856,10 @@ type WorkspaceSymbolClientCapabilities struct {
 	ResolveSupport *WorkspaceSymbolClientCapabilitiesResolveSupport `json:"resolveSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.SymbolKind != nil {
-		b = append(b, `,"symbolKind":`...)
-		if b, err = x.SymbolKind.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.TagSupport != nil {
-		b = append(b, `,"tagSupport":`...)
-		if b, err = x.TagSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ResolveSupport != nil {
-		b = append(b, `,"resolveSupport":`...)
-		if b, err = x.ResolveSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "symbolKind":
-			return jsonrpc.AtField("symbolKind", jsonrpc.DecodeOptional(value, &v.SymbolKind, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesSymbolKind]))
-		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesTagSupport]))
-		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesResolveSupport]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbolClientCapabilitiesSymbolKind is the symbolKind member of
 // [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesSymbolKind struct {
 	ValueSet []SymbolKind `json:"valueSet,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolClientCapabilitiesSymbolKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.ValueSet != nil {
-		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolClientCapabilitiesSymbolKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceSymbolClientCapabilitiesTagSupport is the tagSupport member of
@@ -19177,147 +2868,16 @@ type WorkspaceSymbolClientCapabilitiesTagSupport struct {
 	ValueSet []SymbolTag `json:"valueSet"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceSymbolClientCapabilitiesTagSupport) MarshalJSON() ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []SymbolTag{}
-	}
-	type plain WorkspaceSymbolClientCapabilitiesTagSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []SymbolTag{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolClientCapabilitiesTagSupport
-	var has struct {
-		ValueSet bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolTag])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbolClientCapabilitiesResolveSupport is the resolveSupport member
 // of [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x WorkspaceSymbolClientCapabilitiesResolveSupport) MarshalJSON() ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	type plain WorkspaceSymbolClientCapabilitiesResolveSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbolClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolClientCapabilitiesResolveSupport
-	var has struct {
-		Properties bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "properties":
-			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Properties:
-		return jsonrpc.MissingField("properties")
-	}
-	*x = v
-	return nil
-}
-
 // ExecuteCommandClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandClientCapabilities
 type ExecuteCommandClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ExecuteCommandClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ExecuteCommandClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensWorkspaceClientCapabilities is described at
@@ -19328,70 +2888,12 @@ type SemanticTokensWorkspaceClientCapabilities struct {
 	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.RefreshSupport {
-		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RefreshSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CodeLensWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensWorkspaceClientCapabilities
 //
 // Since 3.16.0.
 type CodeLensWorkspaceClientCapabilities struct {
 	RefreshSupport bool `json:"refreshSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeLensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.RefreshSupport {
-		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RefreshSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v CodeLensWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FileOperationClientCapabilities is described at
@@ -19408,106 +2910,12 @@ type FileOperationClientCapabilities struct {
 	WillDelete          bool `json:"willDelete,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FileOperationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.DidCreate {
-		b = append(b, `,"didCreate":`...)
-		b = jsonrpc.AppendBool(b, x.DidCreate)
-	}
-	if x.WillCreate {
-		b = append(b, `,"willCreate":`...)
-		b = jsonrpc.AppendBool(b, x.WillCreate)
-	}
-	if x.DidRename {
-		b = append(b, `,"didRename":`...)
-		b = jsonrpc.AppendBool(b, x.DidRename)
-	}
-	if x.WillRename {
-		b = append(b, `,"willRename":`...)
-		b = jsonrpc.AppendBool(b, x.WillRename)
-	}
-	if x.DidDelete {
-		b = append(b, `,"didDelete":`...)
-		b = jsonrpc.AppendBool(b, x.DidDelete)
-	}
-	if x.WillDelete {
-		b = append(b, `,"willDelete":`...)
-		b = jsonrpc.AppendBool(b, x.WillDelete)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v FileOperationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "didCreate":
-			return jsonrpc.AtField("didCreate", jsonrpc.DecodeBool(value, &v.DidCreate))
-		case "willCreate":
-			return jsonrpc.AtField("willCreate", jsonrpc.DecodeBool(value, &v.WillCreate))
-		case "didRename":
-			return jsonrpc.AtField("didRename", jsonrpc.DecodeBool(value, &v.DidRename))
-		case "willRename":
-			return jsonrpc.AtField("willRename", jsonrpc.DecodeBool(value, &v.WillRename))
-		case "didDelete":
-			return jsonrpc.AtField("didDelete", jsonrpc.DecodeBool(value, &v.DidDelete))
-		case "willDelete":
-			return jsonrpc.AtField("willDelete", jsonrpc.DecodeBool(value, &v.WillDelete))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlineValueWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueWorkspaceClientCapabilities
 //
 // Since 3.17.0.
 type InlineValueWorkspaceClientCapabilities struct {
 	RefreshSupport bool `json:"refreshSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.RefreshSupport {
-		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RefreshSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v InlineValueWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // InlayHintWorkspaceClientCapabilities is described at
@@ -19518,70 +2926,12 @@ type InlayHintWorkspaceClientCapabilities struct {
 	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.RefreshSupport {
-		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RefreshSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v InlayHintWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DiagnosticWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticWorkspaceClientCapabilities
 //
 // Since 3.17.0.
 type DiagnosticWorkspaceClientCapabilities struct {
 	RefreshSupport bool `json:"refreshSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DiagnosticWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.RefreshSupport {
-		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RefreshSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DiagnosticWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FoldingRangeWorkspaceClientCapabilities is described at
@@ -19593,35 +2943,6 @@ type FoldingRangeWorkspaceClientCapabilities struct {
 	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.RefreshSupport {
-		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RefreshSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentSyncClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncClientCapabilities
 type TextDocumentSyncClientCapabilities struct {
@@ -19629,53 +2950,6 @@ type TextDocumentSyncClientCapabilities struct {
 	WillSave            bool `json:"willSave,omitempty"`
 	WillSaveWaitUntil   bool `json:"willSaveWaitUntil,omitempty"`
 	DidSave             bool `json:"didSave,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.WillSave {
-		b = append(b, `,"willSave":`...)
-		b = jsonrpc.AppendBool(b, x.WillSave)
-	}
-	if x.WillSaveWaitUntil {
-		b = append(b, `,"willSaveWaitUntil":`...)
-		b = jsonrpc.AppendBool(b, x.WillSaveWaitUntil)
-	}
-	if x.DidSave {
-		b = append(b, `,"didSave":`...)
-		b = jsonrpc.AppendBool(b, x.DidSave)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v TextDocumentSyncClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "willSave":
-			return jsonrpc.AtField("willSave", jsonrpc.DecodeBool(value, &v.WillSave))
-		case "willSaveWaitUntil":
-			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeBool(value, &v.WillSaveWaitUntil))
-		case "didSave":
-			return jsonrpc.AtField("didSave", jsonrpc.DecodeBool(value, &v.DidSave))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CompletionClientCapabilities is described at
@@ -19691,75 +2965,6 @@ type CompletionClientCapabilities struct {
 
 	// Since 3.17.0.
 	CompletionList *CompletionClientCapabilitiesCompletionList `json:"completionList,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.CompletionItem != nil {
-		b = append(b, `,"completionItem":`...)
-		if b, err = x.CompletionItem.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.CompletionItemKind != nil {
-		b = append(b, `,"completionItemKind":`...)
-		if b, err = x.CompletionItemKind.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InsertTextMode != 0 {
-		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, x.InsertTextMode)
-	}
-	if x.ContextSupport {
-		b = append(b, `,"contextSupport":`...)
-		b = jsonrpc.AppendBool(b, x.ContextSupport)
-	}
-	if x.CompletionList != nil {
-		b = append(b, `,"completionList":`...)
-		if b, err = x.CompletionList.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "completionItem":
-			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItem]))
-		case "completionItemKind":
-			return jsonrpc.AtField("completionItemKind", jsonrpc.DecodeOptional(value, &v.CompletionItemKind, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemKind]))
-		case "insertTextMode":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
-		case "contextSupport":
-			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeBool(value, &v.ContextSupport))
-		case "completionList":
-			return jsonrpc.AtField("completionList", jsonrpc.DecodeOptional(value, &v.CompletionList, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionList]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CompletionClientCapabilitiesCompletionItem is the completionItem member of
@@ -19787,210 +2992,16 @@ type CompletionClientCapabilitiesCompletionItem struct {
 	LabelDetailsSupport bool `json:"labelDetailsSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.SnippetSupport {
-		b = append(b, `,"snippetSupport":`...)
-		b = jsonrpc.AppendBool(b, x.SnippetSupport)
-	}
-	if x.CommitCharactersSupport {
-		b = append(b, `,"commitCharactersSupport":`...)
-		b = jsonrpc.AppendBool(b, x.CommitCharactersSupport)
-	}
-	if x.DocumentationFormat != nil {
-		b = append(b, `,"documentationFormat":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentationFormat); err != nil {
-			return nil, err
-		}
-	}
-	if x.DeprecatedSupport {
-		b = append(b, `,"deprecatedSupport":`...)
-		b = jsonrpc.AppendBool(b, x.DeprecatedSupport)
-	}
-	if x.PreselectSupport {
-		b = append(b, `,"preselectSupport":`...)
-		b = jsonrpc.AppendBool(b, x.PreselectSupport)
-	}
-	if x.TagSupport != nil {
-		b = append(b, `,"tagSupport":`...)
-		if b, err = x.TagSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InsertReplaceSupport {
-		b = append(b, `,"insertReplaceSupport":`...)
-		b = jsonrpc.AppendBool(b, x.InsertReplaceSupport)
-	}
-	if x.ResolveSupport != nil {
-		b = append(b, `,"resolveSupport":`...)
-		if b, err = x.ResolveSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.InsertTextModeSupport != nil {
-		b = append(b, `,"insertTextModeSupport":`...)
-		if b, err = x.InsertTextModeSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.LabelDetailsSupport {
-		b = append(b, `,"labelDetailsSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LabelDetailsSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilitiesCompletionItem) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilitiesCompletionItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "snippetSupport":
-			return jsonrpc.AtField("snippetSupport", jsonrpc.DecodeBool(value, &v.SnippetSupport))
-		case "commitCharactersSupport":
-			return jsonrpc.AtField("commitCharactersSupport", jsonrpc.DecodeBool(value, &v.CommitCharactersSupport))
-		case "documentationFormat":
-			return jsonrpc.AtField("documentationFormat", jsonrpc.DecodeArray(value, &v.DocumentationFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
-		case "deprecatedSupport":
-			return jsonrpc.AtField("deprecatedSupport", jsonrpc.DecodeBool(value, &v.DeprecatedSupport))
-		case "preselectSupport":
-			return jsonrpc.AtField("preselectSupport", jsonrpc.DecodeBool(value, &v.PreselectSupport))
-		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemTagSupport]))
-		case "insertReplaceSupport":
-			return jsonrpc.AtField("insertReplaceSupport", jsonrpc.DecodeBool(value, &v.InsertReplaceSupport))
-		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemResolveSupport]))
-		case "insertTextModeSupport":
-			return jsonrpc.AtField("insertTextModeSupport", jsonrpc.DecodeOptional(value, &v.InsertTextModeSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemInsertTextModeSupport]))
-		case "labelDetailsSupport":
-			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeBool(value, &v.LabelDetailsSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CompletionClientCapabilitiesCompletionItemTagSupport is the tagSupport
 // member of [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemTagSupport struct {
 	ValueSet []CompletionItemTag `json:"valueSet"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CompletionClientCapabilitiesCompletionItemTagSupport) MarshalJSON() ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []CompletionItemTag{}
-	}
-	type plain CompletionClientCapabilitiesCompletionItemTagSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilitiesCompletionItemTagSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []CompletionItemTag{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilitiesCompletionItemTagSupport) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilitiesCompletionItemTagSupport
-	var has struct {
-		ValueSet bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[CompletionItemTag])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionClientCapabilitiesCompletionItemResolveSupport is the
 // resolveSupport member of [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemResolveSupport struct {
 	Properties []string `json:"properties"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CompletionClientCapabilitiesCompletionItemResolveSupport) MarshalJSON() ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	type plain CompletionClientCapabilitiesCompletionItemResolveSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilitiesCompletionItemResolveSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilitiesCompletionItemResolveSupport) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilitiesCompletionItemResolveSupport
-	var has struct {
-		Properties bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "properties":
-			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Properties:
-		return jsonrpc.MissingField("properties")
-	}
-	*x = v
-	return nil
 }
 
 // CompletionClientCapabilitiesCompletionItemInsertTextModeSupport is the
@@ -20000,93 +3011,10 @@ type CompletionClientCapabilitiesCompletionItemInsertTextModeSupport struct {
 	ValueSet []InsertTextMode `json:"valueSet"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) MarshalJSON() ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []InsertTextMode{}
-	}
-	type plain CompletionClientCapabilitiesCompletionItemInsertTextModeSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []InsertTextMode{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilitiesCompletionItemInsertTextModeSupport
-	var has struct {
-		ValueSet bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[InsertTextMode])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionClientCapabilitiesCompletionItemKind is the completionItemKind
 // member of [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItemKind struct {
 	ValueSet []CompletionItemKind `json:"valueSet,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilitiesCompletionItemKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.ValueSet != nil {
-		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilitiesCompletionItemKind) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilitiesCompletionItemKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[CompletionItemKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CompletionClientCapabilitiesCompletionList is the completionList member of
@@ -20096,81 +3024,11 @@ type CompletionClientCapabilitiesCompletionList struct {
 	ItemDefaults []string `json:"itemDefaults,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionClientCapabilitiesCompletionList) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.ItemDefaults != nil {
-		b = append(b, `,"itemDefaults":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ItemDefaults); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) error {
-	var v CompletionClientCapabilitiesCompletionList
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "itemDefaults":
-			return jsonrpc.AtField("itemDefaults", json.Unmarshal(value, &v.ItemDefaults))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // HoverClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverClientCapabilities
 type HoverClientCapabilities struct {
 	DynamicRegistration bool         `json:"dynamicRegistration,omitempty"`
 	ContentFormat       []MarkupKind `json:"contentFormat,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.ContentFormat != nil {
-		b = append(b, `,"contentFormat":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ContentFormat); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v HoverClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "contentFormat":
-			return jsonrpc.AtField("contentFormat", jsonrpc.DecodeArray(value, &v.ContentFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SignatureHelpClientCapabilities is described at
@@ -20183,50 +3041,6 @@ type SignatureHelpClientCapabilities struct {
 	ContextSupport bool `json:"contextSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.SignatureInformation != nil {
-		b = append(b, `,"signatureInformation":`...)
-		if b, err = x.SignatureInformation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ContextSupport {
-		b = append(b, `,"contextSupport":`...)
-		b = jsonrpc.AppendBool(b, x.ContextSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "signatureInformation":
-			return jsonrpc.AtField("signatureInformation", jsonrpc.DecodeOptional(value, &v.SignatureInformation, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformation]))
-		case "contextSupport":
-			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeBool(value, &v.ContextSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SignatureHelpClientCapabilitiesSignatureInformation is the
 // signatureInformation member of [SignatureHelpClientCapabilities].
 type SignatureHelpClientCapabilitiesSignatureInformation struct {
@@ -20237,87 +3051,12 @@ type SignatureHelpClientCapabilitiesSignatureInformation struct {
 	ActiveParameterSupport bool `json:"activeParameterSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpClientCapabilitiesSignatureInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DocumentationFormat != nil {
-		b = append(b, `,"documentationFormat":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentationFormat); err != nil {
-			return nil, err
-		}
-	}
-	if x.ParameterInformation != nil {
-		b = append(b, `,"parameterInformation":`...)
-		if b, err = x.ParameterInformation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ActiveParameterSupport {
-		b = append(b, `,"activeParameterSupport":`...)
-		b = jsonrpc.AppendBool(b, x.ActiveParameterSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpClientCapabilitiesSignatureInformation
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "documentationFormat":
-			return jsonrpc.AtField("documentationFormat", jsonrpc.DecodeArray(value, &v.DocumentationFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
-		case "parameterInformation":
-			return jsonrpc.AtField("parameterInformation", jsonrpc.DecodeOptional(value, &v.ParameterInformation, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformationParameterInformation]))
-		case "activeParameterSupport":
-			return jsonrpc.AtField("activeParameterSupport", jsonrpc.DecodeBool(value, &v.ActiveParameterSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SignatureHelpClientCapabilitiesSignatureInformationParameterInformation is
 // the parameterInformation member of
 // [SignatureHelpClientCapabilitiesSignatureInformation].
 type SignatureHelpClientCapabilitiesSignatureInformationParameterInformation struct {
 	// Since 3.14.0.
 	LabelOffsetSupport bool `json:"labelOffsetSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SignatureHelpClientCapabilitiesSignatureInformationParameterInformation) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.LabelOffsetSupport {
-		b = append(b, `,"labelOffsetSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LabelOffsetSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation) UnmarshalJSON(b []byte) error {
-	var v SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "labelOffsetSupport":
-			return jsonrpc.AtField("labelOffsetSupport", jsonrpc.DecodeBool(value, &v.LabelOffsetSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DeclarationClientCapabilities is described at
@@ -20329,41 +3068,6 @@ type DeclarationClientCapabilities struct {
 	LinkSupport         bool `json:"linkSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DeclarationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.LinkSupport {
-		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LinkSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DeclarationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionClientCapabilities
 type DefinitionClientCapabilities struct {
@@ -20373,81 +3077,11 @@ type DefinitionClientCapabilities struct {
 	LinkSupport bool `json:"linkSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.LinkSupport {
-		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LinkSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DefinitionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TypeDefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionClientCapabilities
 type TypeDefinitionClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 	LinkSupport         bool `json:"linkSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeDefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.LinkSupport {
-		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LinkSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v TypeDefinitionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ImplementationClientCapabilities is described at
@@ -20461,109 +3095,16 @@ type ImplementationClientCapabilities struct {
 	LinkSupport bool `json:"linkSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ImplementationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.LinkSupport {
-		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LinkSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ImplementationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ReferenceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceClientCapabilities
 type ReferenceClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReferenceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ReferenceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentHighlightClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightClientCapabilities
 type DocumentHighlightClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentHighlightClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentHighlightClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DocumentSymbolClientCapabilities is described at
@@ -20580,157 +3121,16 @@ type DocumentSymbolClientCapabilities struct {
 	LabelSupport bool `json:"labelSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.SymbolKind != nil {
-		b = append(b, `,"symbolKind":`...)
-		if b, err = x.SymbolKind.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.HierarchicalDocumentSymbolSupport {
-		b = append(b, `,"hierarchicalDocumentSymbolSupport":`...)
-		b = jsonrpc.AppendBool(b, x.HierarchicalDocumentSymbolSupport)
-	}
-	if x.TagSupport != nil {
-		b = append(b, `,"tagSupport":`...)
-		if b, err = x.TagSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.LabelSupport {
-		b = append(b, `,"labelSupport":`...)
-		b = jsonrpc.AppendBool(b, x.LabelSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbolClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "symbolKind":
-			return jsonrpc.AtField("symbolKind", jsonrpc.DecodeOptional(value, &v.SymbolKind, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilitiesSymbolKind]))
-		case "hierarchicalDocumentSymbolSupport":
-			return jsonrpc.AtField("hierarchicalDocumentSymbolSupport", jsonrpc.DecodeBool(value, &v.HierarchicalDocumentSymbolSupport))
-		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilitiesTagSupport]))
-		case "labelSupport":
-			return jsonrpc.AtField("labelSupport", jsonrpc.DecodeBool(value, &v.LabelSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentSymbolClientCapabilitiesSymbolKind is the symbolKind member of
 // [DocumentSymbolClientCapabilities].
 type DocumentSymbolClientCapabilitiesSymbolKind struct {
 	ValueSet []SymbolKind `json:"valueSet,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbolClientCapabilitiesSymbolKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.ValueSet != nil {
-		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbolClientCapabilitiesSymbolKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentSymbolClientCapabilitiesTagSupport is the tagSupport member of
 // [DocumentSymbolClientCapabilities].
 type DocumentSymbolClientCapabilitiesTagSupport struct {
 	ValueSet []SymbolTag `json:"valueSet"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x DocumentSymbolClientCapabilitiesTagSupport) MarshalJSON() ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []SymbolTag{}
-	}
-	type plain DocumentSymbolClientCapabilitiesTagSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentSymbolClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []SymbolTag{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) error {
-	var v DocumentSymbolClientCapabilitiesTagSupport
-	var has struct {
-		ValueSet bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolTag])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
-	}
-	*x = v
-	return nil
 }
 
 // CodeActionClientCapabilities is described at
@@ -20757,118 +3157,10 @@ type CodeActionClientCapabilities struct {
 	HonorsChangeAnnotations bool `json:"honorsChangeAnnotations,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.CodeActionLiteralSupport != nil {
-		b = append(b, `,"codeActionLiteralSupport":`...)
-		if b, err = x.CodeActionLiteralSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.IsPreferredSupport {
-		b = append(b, `,"isPreferredSupport":`...)
-		b = jsonrpc.AppendBool(b, x.IsPreferredSupport)
-	}
-	if x.DisabledSupport {
-		b = append(b, `,"disabledSupport":`...)
-		b = jsonrpc.AppendBool(b, x.DisabledSupport)
-	}
-	if x.DataSupport {
-		b = append(b, `,"dataSupport":`...)
-		b = jsonrpc.AppendBool(b, x.DataSupport)
-	}
-	if x.ResolveSupport != nil {
-		b = append(b, `,"resolveSupport":`...)
-		if b, err = x.ResolveSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.HonorsChangeAnnotations {
-		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = jsonrpc.AppendBool(b, x.HonorsChangeAnnotations)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v CodeActionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "codeActionLiteralSupport":
-			return jsonrpc.AtField("codeActionLiteralSupport", jsonrpc.DecodeOptional(value, &v.CodeActionLiteralSupport, jsonrpc.UnmarshalJSON[CodeActionClientCapabilitiesCodeActionLiteralSupport]))
-		case "isPreferredSupport":
-			return jsonrpc.AtField("isPreferredSupport", jsonrpc.DecodeBool(value, &v.IsPreferredSupport))
-		case "disabledSupport":
-			return jsonrpc.AtField("disabledSupport", jsonrpc.DecodeBool(value, &v.DisabledSupport))
-		case "dataSupport":
-			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeBool(value, &v.DataSupport))
-		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[CodeActionClientCapabilitiesResolveSupport]))
-		case "honorsChangeAnnotations":
-			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeBool(value, &v.HonorsChangeAnnotations))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CodeActionClientCapabilitiesCodeActionLiteralSupport is the
 // codeActionLiteralSupport member of [CodeActionClientCapabilities].
 type CodeActionClientCapabilitiesCodeActionLiteralSupport struct {
 	CodeActionKind CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind `json:"codeActionKind"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionClientCapabilitiesCodeActionLiteralSupport) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"codeActionKind":`...)
-	if b, err = x.CodeActionKind.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionClientCapabilitiesCodeActionLiteralSupport) UnmarshalJSON(b []byte) error {
-	var v CodeActionClientCapabilitiesCodeActionLiteralSupport
-	var has struct {
-		CodeActionKind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "codeActionKind":
-			has.CodeActionKind = true
-			return jsonrpc.AtField("codeActionKind", jsonrpc.NonNull(value, v.CodeActionKind.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.CodeActionKind:
-		return jsonrpc.MissingField("codeActionKind")
-	}
-	*x = v
-	return nil
 }
 
 // CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind is the
@@ -20878,147 +3170,16 @@ type CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind struct {
 	ValueSet []CodeActionKind `json:"valueSet"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) MarshalJSON() ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []CodeActionKind{}
-	}
-	type plain CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) AppendJSON(b []byte) ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []CodeActionKind{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) UnmarshalJSON(b []byte) error {
-	var v CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind
-	var has struct {
-		ValueSet bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[CodeActionKind])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
-	}
-	*x = v
-	return nil
-}
-
 // CodeActionClientCapabilitiesResolveSupport is the resolveSupport member of
 // [CodeActionClientCapabilities].
 type CodeActionClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CodeActionClientCapabilitiesResolveSupport) MarshalJSON() ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	type plain CodeActionClientCapabilitiesResolveSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeActionClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) error {
-	var v CodeActionClientCapabilitiesResolveSupport
-	var has struct {
-		Properties bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "properties":
-			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Properties:
-		return jsonrpc.MissingField("properties")
-	}
-	*x = v
-	return nil
-}
-
 // CodeLensClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensClientCapabilities
 type CodeLensClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CodeLensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v CodeLensClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DocumentLinkClientCapabilities is described at
@@ -21030,109 +3191,16 @@ type DocumentLinkClientCapabilities struct {
 	TooltipSupport bool `json:"tooltipSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentLinkClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.TooltipSupport {
-		b = append(b, `,"tooltipSupport":`...)
-		b = jsonrpc.AppendBool(b, x.TooltipSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentLinkClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "tooltipSupport":
-			return jsonrpc.AtField("tooltipSupport", jsonrpc.DecodeBool(value, &v.TooltipSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentColorClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorClientCapabilities
 type DocumentColorClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentColorClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentColorClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingClientCapabilities
 type DocumentFormattingClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentFormattingClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DocumentRangeFormattingClientCapabilities is described at
@@ -21144,74 +3212,10 @@ type DocumentRangeFormattingClientCapabilities struct {
 	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentRangeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.RangesSupport {
-		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RangesSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentRangeFormattingClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeBool(value, &v.RangesSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentOnTypeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingClientCapabilities
 type DocumentOnTypeFormattingClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DocumentOnTypeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DocumentOnTypeFormattingClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // RenameClientCapabilities is described at
@@ -21229,56 +3233,6 @@ type RenameClientCapabilities struct {
 	HonorsChangeAnnotations bool `json:"honorsChangeAnnotations,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RenameClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.PrepareSupport {
-		b = append(b, `,"prepareSupport":`...)
-		b = jsonrpc.AppendBool(b, x.PrepareSupport)
-	}
-	if x.PrepareSupportDefaultBehavior != 0 {
-		b = append(b, `,"prepareSupportDefaultBehavior":`...)
-		b = jsonrpc.AppendInt(b, x.PrepareSupportDefaultBehavior)
-	}
-	if x.HonorsChangeAnnotations {
-		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = jsonrpc.AppendBool(b, x.HonorsChangeAnnotations)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v RenameClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "prepareSupport":
-			return jsonrpc.AtField("prepareSupport", jsonrpc.DecodeBool(value, &v.PrepareSupport))
-		case "prepareSupportDefaultBehavior":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("prepareSupportDefaultBehavior", v.PrepareSupportDefaultBehavior.UnmarshalJSON(value))
-		case "honorsChangeAnnotations":
-			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeBool(value, &v.HonorsChangeAnnotations))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // FoldingRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeClientCapabilities
 type FoldingRangeClientCapabilities struct {
@@ -21293,102 +3247,10 @@ type FoldingRangeClientCapabilities struct {
 	FoldingRange *FoldingRangeClientCapabilitiesFoldingRange `json:"foldingRange,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.RangeLimit != nil {
-		b = append(b, `,"rangeLimit":`...)
-		b = jsonrpc.AppendInt(b, *x.RangeLimit)
-	}
-	if x.LineFoldingOnly {
-		b = append(b, `,"lineFoldingOnly":`...)
-		b = jsonrpc.AppendBool(b, x.LineFoldingOnly)
-	}
-	if x.FoldingRangeKind != nil {
-		b = append(b, `,"foldingRangeKind":`...)
-		if b, err = x.FoldingRangeKind.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.FoldingRange != nil {
-		b = append(b, `,"foldingRange":`...)
-		if b, err = x.FoldingRange.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "rangeLimit":
-			return jsonrpc.AtField("rangeLimit", jsonrpc.DecodeOptional(value, &v.RangeLimit, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "lineFoldingOnly":
-			return jsonrpc.AtField("lineFoldingOnly", jsonrpc.DecodeBool(value, &v.LineFoldingOnly))
-		case "foldingRangeKind":
-			return jsonrpc.AtField("foldingRangeKind", jsonrpc.DecodeOptional(value, &v.FoldingRangeKind, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRangeKind]))
-		case "foldingRange":
-			return jsonrpc.AtField("foldingRange", jsonrpc.DecodeOptional(value, &v.FoldingRange, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRange]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // FoldingRangeClientCapabilitiesFoldingRangeKind is the foldingRangeKind
 // member of [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRangeKind struct {
 	ValueSet []FoldingRangeKind `json:"valueSet,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeClientCapabilitiesFoldingRangeKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.ValueSet != nil {
-		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeClientCapabilitiesFoldingRangeKind) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeClientCapabilitiesFoldingRangeKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[FoldingRangeKind]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FoldingRangeClientCapabilitiesFoldingRange is the foldingRange member of
@@ -21398,68 +3260,10 @@ type FoldingRangeClientCapabilitiesFoldingRange struct {
 	CollapsedText bool `json:"collapsedText,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FoldingRangeClientCapabilitiesFoldingRange) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.CollapsedText {
-		b = append(b, `,"collapsedText":`...)
-		b = jsonrpc.AppendBool(b, x.CollapsedText)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) error {
-	var v FoldingRangeClientCapabilitiesFoldingRange
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "collapsedText":
-			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeBool(value, &v.CollapsedText))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SelectionRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeClientCapabilities
 type SelectionRangeClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectionRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v SelectionRangeClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // PublishDiagnosticsClientCapabilities is described at
@@ -21480,117 +3284,10 @@ type PublishDiagnosticsClientCapabilities struct {
 	DataSupport bool `json:"dataSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.RelatedInformation {
-		b = append(b, `,"relatedInformation":`...)
-		b = jsonrpc.AppendBool(b, x.RelatedInformation)
-	}
-	if x.TagSupport != nil {
-		b = append(b, `,"tagSupport":`...)
-		if b, err = x.TagSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.VersionSupport {
-		b = append(b, `,"versionSupport":`...)
-		b = jsonrpc.AppendBool(b, x.VersionSupport)
-	}
-	if x.CodeDescriptionSupport {
-		b = append(b, `,"codeDescriptionSupport":`...)
-		b = jsonrpc.AppendBool(b, x.CodeDescriptionSupport)
-	}
-	if x.DataSupport {
-		b = append(b, `,"dataSupport":`...)
-		b = jsonrpc.AppendBool(b, x.DataSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PublishDiagnosticsClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v PublishDiagnosticsClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "relatedInformation":
-			return jsonrpc.AtField("relatedInformation", jsonrpc.DecodeBool(value, &v.RelatedInformation))
-		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[PublishDiagnosticsClientCapabilitiesTagSupport]))
-		case "versionSupport":
-			return jsonrpc.AtField("versionSupport", jsonrpc.DecodeBool(value, &v.VersionSupport))
-		case "codeDescriptionSupport":
-			return jsonrpc.AtField("codeDescriptionSupport", jsonrpc.DecodeBool(value, &v.CodeDescriptionSupport))
-		case "dataSupport":
-			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeBool(value, &v.DataSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // PublishDiagnosticsClientCapabilitiesTagSupport is the tagSupport member of
 // [PublishDiagnosticsClientCapabilities].
 type PublishDiagnosticsClientCapabilitiesTagSupport struct {
 	ValueSet []DiagnosticTag `json:"valueSet"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x PublishDiagnosticsClientCapabilitiesTagSupport) MarshalJSON() ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []DiagnosticTag{}
-	}
-	type plain PublishDiagnosticsClientCapabilitiesTagSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PublishDiagnosticsClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.ValueSet == nil {
-		x.ValueSet = []DiagnosticTag{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) error {
-	var v PublishDiagnosticsClientCapabilitiesTagSupport
-	var has struct {
-		ValueSet bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "valueSet":
-			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[DiagnosticTag])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
-	}
-	*x = v
-	return nil
 }
 
 // CallHierarchyClientCapabilities is described at
@@ -21599,35 +3296,6 @@ func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte)
 // Since 3.16.0.
 type CallHierarchyClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v CallHierarchyClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensClientCapabilities is described at
@@ -21650,126 +3318,6 @@ type SemanticTokensClientCapabilities struct {
 	AugmentsSyntaxTokens bool `json:"augmentsSyntaxTokens,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SemanticTokensClientCapabilities) MarshalJSON() ([]byte, error) {
-	if x.TokenTypes == nil {
-		x.TokenTypes = []string{}
-	}
-	if x.TokenModifiers == nil {
-		x.TokenModifiers = []string{}
-	}
-	if x.Formats == nil {
-		x.Formats = []TokenFormat{}
-	}
-	type plain SemanticTokensClientCapabilities
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	if x.TokenTypes == nil {
-		x.TokenTypes = []string{}
-	}
-	if x.TokenModifiers == nil {
-		x.TokenModifiers = []string{}
-	}
-	if x.Formats == nil {
-		x.Formats = []TokenFormat{}
-	}
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	b = append(b, `,"requests":`...)
-	if b, err = x.Requests.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"tokenTypes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenTypes); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"tokenModifiers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenModifiers); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"formats":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Formats); err != nil {
-		return nil, err
-	}
-	if x.OverlappingTokenSupport {
-		b = append(b, `,"overlappingTokenSupport":`...)
-		b = jsonrpc.AppendBool(b, x.OverlappingTokenSupport)
-	}
-	if x.MultilineTokenSupport {
-		b = append(b, `,"multilineTokenSupport":`...)
-		b = jsonrpc.AppendBool(b, x.MultilineTokenSupport)
-	}
-	if x.ServerCancelSupport {
-		b = append(b, `,"serverCancelSupport":`...)
-		b = jsonrpc.AppendBool(b, x.ServerCancelSupport)
-	}
-	if x.AugmentsSyntaxTokens {
-		b = append(b, `,"augmentsSyntaxTokens":`...)
-		b = jsonrpc.AppendBool(b, x.AugmentsSyntaxTokens)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensClientCapabilities
-	var has struct {
-		Requests, TokenTypes, TokenModifiers, Formats bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "requests":
-			has.Requests = true
-			return jsonrpc.AtField("requests", jsonrpc.NonNull(value, v.Requests.UnmarshalJSON(value)))
-		case "tokenTypes":
-			has.TokenTypes = true
-			return jsonrpc.AtField("tokenTypes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
-		case "tokenModifiers":
-			has.TokenModifiers = true
-			return jsonrpc.AtField("tokenModifiers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
-		case "formats":
-			has.Formats = true
-			return jsonrpc.AtField("formats", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Formats, jsonrpc.UnmarshalJSON[TokenFormat])))
-		case "overlappingTokenSupport":
-			return jsonrpc.AtField("overlappingTokenSupport", jsonrpc.DecodeBool(value, &v.OverlappingTokenSupport))
-		case "multilineTokenSupport":
-			return jsonrpc.AtField("multilineTokenSupport", jsonrpc.DecodeBool(value, &v.MultilineTokenSupport))
-		case "serverCancelSupport":
-			return jsonrpc.AtField("serverCancelSupport", jsonrpc.DecodeBool(value, &v.ServerCancelSupport))
-		case "augmentsSyntaxTokens":
-			return jsonrpc.AtField("augmentsSyntaxTokens", jsonrpc.DecodeBool(value, &v.AugmentsSyntaxTokens))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Requests:
-		return jsonrpc.MissingField("requests")
-	case !has.TokenTypes:
-		return jsonrpc.MissingField("tokenTypes")
-	case !has.TokenModifiers:
-		return jsonrpc.MissingField("tokenModifiers")
-	case !has.Formats:
-		return jsonrpc.MissingField("formats")
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensClientCapabilitiesRequests is the requests member of
 // [SemanticTokensClientCapabilities].
 type SemanticTokensClientCapabilitiesRequests struct {
@@ -21777,106 +3325,16 @@ type SemanticTokensClientCapabilitiesRequests struct {
 	Full  SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensClientCapabilitiesRequests) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if !x.Range.IsZero() {
-		b = append(b, `,"range":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Full.IsZero() {
-		b = append(b, `,"full":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensClientCapabilitiesRequests) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensClientCapabilitiesRequests
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("range", v.Range.UnmarshalJSON(value))
-		case "full":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("full", v.Full.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 is the
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 variant of
 // [SemanticTokensClientCapabilitiesRequestsRange].
 type SemanticTokensClientCapabilitiesRequestsRangeVariant2 struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensClientCapabilitiesRequestsRangeVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensClientCapabilitiesRequestsRangeVariant2) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 is the
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 variant of
 // [SemanticTokensClientCapabilitiesRequestsFull].
 type SemanticTokensClientCapabilitiesRequestsFullVariant2 struct {
 	Delta bool `json:"delta,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SemanticTokensClientCapabilitiesRequestsFullVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Delta {
-		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendBool(b, x.Delta)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensClientCapabilitiesRequestsFullVariant2
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeBool(value, &v.Delta))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // LinkedEditingRangeClientCapabilities is described at
@@ -21887,70 +3345,12 @@ type LinkedEditingRangeClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LinkedEditingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v LinkedEditingRangeClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // MonikerClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerClientCapabilities
 //
 // Since 3.16.0.
 type MonikerClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MonikerClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v MonikerClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TypeHierarchyClientCapabilities is described at
@@ -21961,70 +3361,12 @@ type TypeHierarchyClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TypeHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v TypeHierarchyClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlineValueClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueClientCapabilities
 //
 // Since 3.17.0.
 type InlineValueClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineValueClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v InlineValueClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // InlayHintClientCapabilities is described at
@@ -22036,99 +3378,10 @@ type InlayHintClientCapabilities struct {
 	ResolveSupport      *InlayHintClientCapabilitiesResolveSupport `json:"resolveSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.ResolveSupport != nil {
-		b = append(b, `,"resolveSupport":`...)
-		if b, err = x.ResolveSupport.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v InlayHintClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[InlayHintClientCapabilitiesResolveSupport]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlayHintClientCapabilitiesResolveSupport is the resolveSupport member of
 // [InlayHintClientCapabilities].
 type InlayHintClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x InlayHintClientCapabilitiesResolveSupport) MarshalJSON() ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	type plain InlayHintClientCapabilitiesResolveSupport
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlayHintClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte, error) {
-	if x.Properties == nil {
-		x.Properties = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) error {
-	var v InlayHintClientCapabilitiesResolveSupport
-	var has struct {
-		Properties bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "properties":
-			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Properties:
-		return jsonrpc.MissingField("properties")
-	}
-	*x = v
-	return nil
 }
 
 // DiagnosticClientCapabilities is described at
@@ -22140,76 +3393,12 @@ type DiagnosticClientCapabilities struct {
 	RelatedDocumentSupport bool `json:"relatedDocumentSupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DiagnosticClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.RelatedDocumentSupport {
-		b = append(b, `,"relatedDocumentSupport":`...)
-		b = jsonrpc.AppendBool(b, x.RelatedDocumentSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v DiagnosticClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "relatedDocumentSupport":
-			return jsonrpc.AtField("relatedDocumentSupport", jsonrpc.DecodeBool(value, &v.RelatedDocumentSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlineCompletionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentClientCapabilities
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionClientCapabilities struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InlineCompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentSyncClientCapabilities is described at
@@ -22221,112 +3410,16 @@ type NotebookDocumentSyncClientCapabilities struct {
 	ExecutionSummarySupport bool `json:"executionSummarySupport,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.DynamicRegistration {
-		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
-	}
-	if x.ExecutionSummarySupport {
-		b = append(b, `,"executionSummarySupport":`...)
-		b = jsonrpc.AppendBool(b, x.ExecutionSummarySupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
-		case "executionSummarySupport":
-			return jsonrpc.AtField("executionSummarySupport", jsonrpc.DecodeBool(value, &v.ExecutionSummarySupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ShowMessageRequestClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type ShowMessageRequestClientCapabilities struct {
 	MessageActionItem *ShowMessageRequestClientCapabilitiesMessageActionItem `json:"messageActionItem,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowMessageRequestClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.MessageActionItem != nil {
-		b = append(b, `,"messageActionItem":`...)
-		if b, err = x.MessageActionItem.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowMessageRequestClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ShowMessageRequestClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "messageActionItem":
-			return jsonrpc.AtField("messageActionItem", jsonrpc.DecodeOptional(value, &v.MessageActionItem, jsonrpc.UnmarshalJSON[ShowMessageRequestClientCapabilitiesMessageActionItem]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ShowMessageRequestClientCapabilitiesMessageActionItem is the
 // messageActionItem member of [ShowMessageRequestClientCapabilities].
 type ShowMessageRequestClientCapabilitiesMessageActionItem struct {
 	AdditionalPropertiesSupport bool `json:"additionalPropertiesSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowMessageRequestClientCapabilitiesMessageActionItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.AdditionalPropertiesSupport {
-		b = append(b, `,"additionalPropertiesSupport":`...)
-		b = jsonrpc.AppendBool(b, x.AdditionalPropertiesSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowMessageRequestClientCapabilitiesMessageActionItem) UnmarshalJSON(b []byte) error {
-	var v ShowMessageRequestClientCapabilitiesMessageActionItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "additionalPropertiesSupport":
-			return jsonrpc.AtField("additionalPropertiesSupport", jsonrpc.DecodeBool(value, &v.AdditionalPropertiesSupport))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ShowDocumentClientCapabilities is described at
@@ -22337,41 +3430,6 @@ type ShowDocumentClientCapabilities struct {
 	Support bool `json:"support"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShowDocumentClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"support":`...)
-	b = jsonrpc.AppendBool(b, x.Support)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShowDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ShowDocumentClientCapabilities
-	var has struct {
-		Support bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "support":
-			has.Support = true
-			return jsonrpc.AtField("support", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Support)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Support:
-		return jsonrpc.MissingField("support")
-	}
-	*x = v
-	return nil
-}
-
 // RegularExpressionsClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 //
@@ -22379,47 +3437,6 @@ func (x *ShowDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 type RegularExpressionsClientCapabilities struct {
 	Engine  string `json:"engine"`
 	Version string `json:"version,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RegularExpressionsClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"engine":`...)
-	b = jsonrpc.AppendString(b, x.Engine)
-	if x.Version != "" {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, x.Version)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v RegularExpressionsClientCapabilities
-	var has struct {
-		Engine bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "engine":
-			has.Engine = true
-			return jsonrpc.AtField("engine", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Engine)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Engine:
-		return jsonrpc.MissingField("engine")
-	}
-	*x = v
-	return nil
 }
 
 // MarkdownClientCapabilities is described at
@@ -22432,56 +3449,6 @@ type MarkdownClientCapabilities struct {
 
 	// Since 3.17.0.
 	AllowedTags []string `json:"allowedTags,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarkdownClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"parser":`...)
-	b = jsonrpc.AppendString(b, x.Parser)
-	if x.Version != "" {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, x.Version)
-	}
-	if x.AllowedTags != nil {
-		b = append(b, `,"allowedTags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AllowedTags); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v MarkdownClientCapabilities
-	var has struct {
-		Parser bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "parser":
-			has.Parser = true
-			return jsonrpc.AtField("parser", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Parser)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
-		case "allowedTags":
-			return jsonrpc.AtField("allowedTags", json.Unmarshal(value, &v.AllowedTags))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Parser:
-		return jsonrpc.MissingField("parser")
-	}
-	*x = v
-	return nil
 }
 
 // DefinitionLink is described at
@@ -22511,90 +3478,10 @@ type PrepareRenameResultVariant2 struct {
 	Placeholder string `json:"placeholder"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PrepareRenameResultVariant2) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"placeholder":`...)
-	b = jsonrpc.AppendString(b, x.Placeholder)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PrepareRenameResultVariant2) UnmarshalJSON(b []byte) error {
-	var v PrepareRenameResultVariant2
-	var has struct {
-		Range, Placeholder bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "placeholder":
-			has.Placeholder = true
-			return jsonrpc.AtField("placeholder", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Placeholder)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Placeholder:
-		return jsonrpc.MissingField("placeholder")
-	}
-	*x = v
-	return nil
-}
-
 // PrepareRenameResultVariant3 is the PrepareRenameResultVariant3 variant of
 // [PrepareRenameResult].
 type PrepareRenameResultVariant3 struct {
 	DefaultBehavior bool `json:"defaultBehavior"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PrepareRenameResultVariant3) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"defaultBehavior":`...)
-	b = jsonrpc.AppendBool(b, x.DefaultBehavior)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
-	var v PrepareRenameResultVariant3
-	var has struct {
-		DefaultBehavior bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "defaultBehavior":
-			has.DefaultBehavior = true
-			return jsonrpc.AtField("defaultBehavior", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.DefaultBehavior)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DefaultBehavior:
-		return jsonrpc.MissingField("defaultBehavior")
-	}
-	*x = v
-	return nil
 }
 
 // DocumentSelector is described at
@@ -22602,12 +3489,6 @@ func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type DocumentSelector []DocumentFilter
-
-// UnmarshalJSON decodes a DocumentSelector element by element, naming the
-// element that does not decode.
-func (x *DocumentSelector) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeArray(b, (*[]DocumentFilter)(x), jsonrpc.UnmarshalJSON[DocumentFilter])
-}
 
 // ChangeAnnotationIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#changeAnnotationIdentifier
@@ -22622,59 +3503,6 @@ type TextDocumentContentChangeEventVariant1 struct {
 	Text        string  `json:"text"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentContentChangeEventVariant1) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"range":`...)
-	if b, err = x.Range.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.RangeLength != nil {
-		b = append(b, `,"rangeLength":`...)
-		b = jsonrpc.AppendInt(b, *x.RangeLength)
-	}
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentContentChangeEventVariant1) UnmarshalJSON(b []byte) error {
-	var v TextDocumentContentChangeEventVariant1
-	var has struct {
-		Range, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "range":
-			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
-		case "rangeLength":
-			return jsonrpc.AtField("rangeLength", jsonrpc.DecodeOptional(value, &v.RangeLength, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
-			}))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Range:
-		return jsonrpc.MissingField("range")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentContentChangeEventVariant2 is the
 // TextDocumentContentChangeEventVariant2 variant of
 // [TextDocumentContentChangeEvent].
@@ -22682,87 +3510,10 @@ type TextDocumentContentChangeEventVariant2 struct {
 	Text string `json:"text"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentContentChangeEventVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentContentChangeEventVariant2) UnmarshalJSON(b []byte) error {
-	var v TextDocumentContentChangeEventVariant2
-	var has struct {
-		Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
-}
-
 // MarkedStringVariant2 is the MarkedStringVariant2 variant of [MarkedString].
 type MarkedStringVariant2 struct {
 	Language string `json:"language"`
 	Value    string `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarkedStringVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarkedStringVariant2) UnmarshalJSON(b []byte) error {
-	var v MarkedStringVariant2
-	var has struct {
-		Language, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Language:
-		return jsonrpc.MissingField("language")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // LSPObject is described at
@@ -22779,106 +3530,12 @@ type TextDocumentFilterVariant1 struct {
 	Pattern  string `json:"pattern,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	if x.Pattern != "" {
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilterVariant1
-	var has struct {
-		Language bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Language:
-		return jsonrpc.MissingField("language")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentFilterVariant2 is the TextDocumentFilterVariant2 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant2 struct {
 	Language string `json:"language,omitempty"`
 	Scheme   string `json:"scheme"`
 	Pattern  string `json:"pattern,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Language != "" {
-		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, x.Language)
-	}
-	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
-	if x.Pattern != "" {
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilterVariant2
-	var has struct {
-		Scheme bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
-		case "scheme":
-			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentFilterVariant3 is the TextDocumentFilterVariant3 variant of
@@ -22889,106 +3546,12 @@ type TextDocumentFilterVariant3 struct {
 	Pattern  string `json:"pattern"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Language != "" {
-		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, x.Language)
-	}
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilterVariant3
-	var has struct {
-		Pattern bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentFilterVariant1 is the NotebookDocumentFilterVariant1 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant1 struct {
 	NotebookType string `json:"notebookType"`
 	Scheme       string `json:"scheme,omitempty"`
 	Pattern      string `json:"pattern,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"notebookType":`...)
-	b = jsonrpc.AppendString(b, x.NotebookType)
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	if x.Pattern != "" {
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentFilterVariant1
-	var has struct {
-		NotebookType bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookType":
-			has.NotebookType = true
-			return jsonrpc.AtField("notebookType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotebookType)))
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.NotebookType:
-		return jsonrpc.MissingField("notebookType")
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentFilterVariant2 is the NotebookDocumentFilterVariant2 variant
@@ -22999,106 +3562,12 @@ type NotebookDocumentFilterVariant2 struct {
 	Pattern      string `json:"pattern,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.NotebookType != "" {
-		b = append(b, `,"notebookType":`...)
-		b = jsonrpc.AppendString(b, x.NotebookType)
-	}
-	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
-	if x.Pattern != "" {
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentFilterVariant2
-	var has struct {
-		Scheme bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookType":
-			return jsonrpc.AtField("notebookType", jsonrpc.DecodeString(value, &v.NotebookType))
-		case "scheme":
-			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentFilterVariant3 is the NotebookDocumentFilterVariant3 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant3 struct {
 	NotebookType string `json:"notebookType,omitempty"`
 	Scheme       string `json:"scheme,omitempty"`
 	Pattern      string `json:"pattern"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotebookDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.NotebookType != "" {
-		b = append(b, `,"notebookType":`...)
-		b = jsonrpc.AppendString(b, x.NotebookType)
-	}
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotebookDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentFilterVariant3
-	var has struct {
-		Pattern bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "notebookType":
-			return jsonrpc.AtField("notebookType", jsonrpc.DecodeString(value, &v.NotebookType))
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
-	}
-	*x = v
-	return nil
 }
 
 // Pattern is described at

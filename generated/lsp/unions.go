@@ -5,15 +5,6 @@
 
 package lsp
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // WorkspaceEditDocumentChangesItem is an element of the documentChanges member
 // of [WorkspaceEdit].
 //
@@ -68,110 +59,6 @@ func (x WorkspaceEditDocumentChangesItem) IsZero() bool {
 	return x.TextDocumentEdit == nil && x.CreateFile == nil && x.RenameFile == nil && x.DeleteFile == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x WorkspaceEditDocumentChangesItem) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextDocumentEdit != nil {
-		v, n = x.TextDocumentEdit, n+1
-	}
-	if x.CreateFile != nil {
-		v, n = x.CreateFile, n+1
-	}
-	if x.RenameFile != nil {
-		v, n = x.RenameFile, n+1
-	}
-	if x.DeleteFile != nil {
-		v, n = x.DeleteFile, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("WorkspaceEditDocumentChangesItem holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// workspaceEditDocumentChangesItemObjects is what an object needs to be each
-// object variant of WorkspaceEditDocumentChangesItem (TextDocumentEdit,
-// CreateFile, RenameFile and DeleteFile), over the members "textDocument",
-// "edits", "annotationId", "kind", "uri", "options", "oldUri" and "newUri",
-// one bit each in this order.
-var workspaceEditDocumentChangesItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x3c},
-	Required: []uint64{0x18},
-}, {
-	Declared: []uint64{0xec},
-	Required: []uint64{0xc8},
-}, {
-	Declared: []uint64{0x3c},
-	Required: []uint64{0x18},
-}}
-
-// UnmarshalJSON decodes a WorkspaceEditDocumentChangesItem into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
-	var v WorkspaceEditDocumentChangesItem
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [4]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "textDocument":
-				held[0] |= 1 << 0
-			case "edits":
-				held[0] |= 1 << 1
-			case "annotationId":
-				held[0] |= 1 << 2
-			case "kind":
-				held[0] |= 1 << 3
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"create\"")
-				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"rename\"")
-				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"delete\"")
-			case "uri":
-				held[0] |= 1 << 4
-			case "options":
-				held[0] |= 1 << 5
-			case "oldUri":
-				held[0] |= 1 << 6
-			case "newUri":
-				held[0] |= 1 << 7
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], workspaceEditDocumentChangesItemObjects) {
-		case 0:
-			v.TextDocumentEdit = new(TextDocumentEdit)
-			err = json.Unmarshal(b, v.TextDocumentEdit)
-		case 1:
-			v.CreateFile = new(CreateFile)
-			err = json.Unmarshal(b, v.CreateFile)
-		case 2:
-			v.RenameFile = new(RenameFile)
-			err = json.Unmarshal(b, v.RenameFile)
-		case 3:
-			v.DeleteFile = new(DeleteFile)
-			err = json.Unmarshal(b, v.DeleteFile)
-		default:
-			return errors.New("object matches no variant of WorkspaceEditDocumentChangesItem; an object needs every required member of one variant: TextDocumentEdit (\"textDocument\", \"edits\"), CreateFile (\"kind\": \"create\", \"uri\"), RenameFile (\"kind\": \"rename\", \"oldUri\", \"newUri\") or DeleteFile (\"kind\": \"delete\", \"uri\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlayHintLabel is the label member of [InlayHint].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -199,44 +86,6 @@ func (x InlayHintLabel) IsZero() bool {
 	return x.String == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x InlayHintLabel) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("InlayHintLabel holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an InlayHintLabel into the variant matching the kind
-// of JSON value b holds.
-func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
-	var v InlayHintLabel
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "array":
-		v.Array = new([]InlayHintLabelPart)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected string or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlayHintTooltip is the tooltip member of [InlayHint].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -262,44 +111,6 @@ func NewInlayHintTooltipMarkupContent(v MarkupContent) InlayHintTooltip {
 // does.
 func (x InlayHintTooltip) IsZero() bool {
 	return x.String == nil && x.MarkupContent == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x InlayHintTooltip) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("InlayHintTooltip holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an InlayHintTooltip into the variant matching the kind
-// of JSON value b holds.
-func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
-	var v InlayHintTooltip
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DocumentDiagnosticReportPartialResultRelatedDocumentsValue is a value of the
@@ -342,82 +153,6 @@ func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) IsZero() boo
 	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.FullDocumentDiagnosticReport != nil {
-		v, n = x.FullDocumentDiagnosticReport, n+1
-	}
-	if x.UnchangedDocumentDiagnosticReport != nil {
-		v, n = x.UnchangedDocumentDiagnosticReport, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("DocumentDiagnosticReportPartialResultRelatedDocumentsValue holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// documentDiagnosticReportPartialResultRelatedDocumentsValueObjects is what an
-// object needs to be each object variant of
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
-var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}}
-
-// UnmarshalJSON decodes a
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
-	var v DocumentDiagnosticReportPartialResultRelatedDocumentsValue
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
-			case "resultId":
-				held[0] |= 1 << 1
-			case "items":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], documentDiagnosticReportPartialResultRelatedDocumentsValueObjects) {
-		case 0:
-			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
-		case 1:
-			v.UnchangedDocumentDiagnosticReport = new(UnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.UnchangedDocumentDiagnosticReport)
-		default:
-			return errors.New("object matches no variant of DocumentDiagnosticReportPartialResultRelatedDocumentsValue; an object needs every required member of one variant: FullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or UnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlineCompletionItemInsertText is the insertText member of
 // [InlineCompletionItem].
 //
@@ -446,44 +181,6 @@ func NewInlineCompletionItemInsertTextStringValue(v StringValue) InlineCompletio
 // does.
 func (x InlineCompletionItemInsertText) IsZero() bool {
 	return x.String == nil && x.StringValue == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x InlineCompletionItemInsertText) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.StringValue != nil {
-		v, n = x.StringValue, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("InlineCompletionItemInsertText holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an InlineCompletionItemInsertText into the variant
-// matching the kind of JSON value b holds.
-func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
-	var v InlineCompletionItemInsertText
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.StringValue = new(StringValue)
-		err = json.Unmarshal(b, v.StringValue)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DidChangeConfigurationRegistrationOptionsSection is the section member of
@@ -516,44 +213,6 @@ func (x DidChangeConfigurationRegistrationOptionsSection) IsZero() bool {
 	return x.String == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x DidChangeConfigurationRegistrationOptionsSection) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("DidChangeConfigurationRegistrationOptionsSection holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a DidChangeConfigurationRegistrationOptionsSection
-// into the variant matching the kind of JSON value b holds.
-func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byte) error {
-	var v DidChangeConfigurationRegistrationOptionsSection
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "array":
-		v.Array = new([]string)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected string or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CompletionItemDocumentation is the documentation member of [CompletionItem].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -581,44 +240,6 @@ func NewCompletionItemDocumentationMarkupContent(v MarkupContent) CompletionItem
 // does.
 func (x CompletionItemDocumentation) IsZero() bool {
 	return x.String == nil && x.MarkupContent == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x CompletionItemDocumentation) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CompletionItemDocumentation holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a CompletionItemDocumentation into the variant
-// matching the kind of JSON value b holds.
-func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
-	var v CompletionItemDocumentation
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CompletionItemTextEdit is the textEdit member of [CompletionItem].
@@ -657,79 +278,6 @@ func (x CompletionItemTextEdit) IsZero() bool {
 	return x.TextEdit == nil && x.InsertReplaceEdit == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x CompletionItemTextEdit) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextEdit != nil {
-		v, n = x.TextEdit, n+1
-	}
-	if x.InsertReplaceEdit != nil {
-		v, n = x.InsertReplaceEdit, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CompletionItemTextEdit holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// completionItemTextEditObjects is what an object needs to be each object
-// variant of CompletionItemTextEdit (TextEdit and InsertReplaceEdit), over the
-// members "range", "newText", "insert" and "replace", one bit each in this
-// order.
-var completionItemTextEditObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0xe},
-	Required: []uint64{0xe},
-}}
-
-// UnmarshalJSON decodes a CompletionItemTextEdit into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
-func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
-	var v CompletionItemTextEdit
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "range":
-				held[0] |= 1 << 0
-			case "newText":
-				held[0] |= 1 << 1
-			case "insert":
-				held[0] |= 1 << 2
-			case "replace":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, completionItemTextEditObjects) {
-		case 0:
-			v.TextEdit = new(TextEdit)
-			err = json.Unmarshal(b, v.TextEdit)
-		case 1:
-			v.InsertReplaceEdit = new(InsertReplaceEdit)
-			err = json.Unmarshal(b, v.InsertReplaceEdit)
-		default:
-			return errors.New("object matches no variant of CompletionItemTextEdit; an object needs every required member of one variant: TextEdit (\"range\", \"newText\") or InsertReplaceEdit (\"newText\", \"insert\", \"replace\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CompletionListItemDefaultsEditRange is the editRange member of
 // [CompletionListItemDefaults].
 //
@@ -766,79 +314,6 @@ func NewCompletionListItemDefaultsEditRangeCompletionListItemDefaultsEditRangeVa
 // does.
 func (x CompletionListItemDefaultsEditRange) IsZero() bool {
 	return x.Range == nil && x.CompletionListItemDefaultsEditRangeVariant2 == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x CompletionListItemDefaultsEditRange) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Range != nil {
-		v, n = x.Range, n+1
-	}
-	if x.CompletionListItemDefaultsEditRangeVariant2 != nil {
-		v, n = x.CompletionListItemDefaultsEditRangeVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CompletionListItemDefaultsEditRange holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// completionListItemDefaultsEditRangeObjects is what an object needs to be
-// each object variant of CompletionListItemDefaultsEditRange (Range and
-// CompletionListItemDefaultsEditRangeVariant2), over the members "start",
-// "end", "insert" and "replace", one bit each in this order.
-var completionListItemDefaultsEditRangeObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0xc},
-	Required: []uint64{0xc},
-}}
-
-// UnmarshalJSON decodes a CompletionListItemDefaultsEditRange into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
-	var v CompletionListItemDefaultsEditRange
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "start":
-				held[0] |= 1 << 0
-			case "end":
-				held[0] |= 1 << 1
-			case "insert":
-				held[0] |= 1 << 2
-			case "replace":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, completionListItemDefaultsEditRangeObjects) {
-		case 0:
-			v.Range = new(Range)
-			err = json.Unmarshal(b, v.Range)
-		case 1:
-			v.CompletionListItemDefaultsEditRangeVariant2 = new(CompletionListItemDefaultsEditRangeVariant2)
-			err = json.Unmarshal(b, v.CompletionListItemDefaultsEditRangeVariant2)
-		default:
-			return errors.New("object matches no variant of CompletionListItemDefaultsEditRange; an object needs every required member of one variant: Range (\"start\", \"end\") or CompletionListItemDefaultsEditRangeVariant2 (\"insert\", \"replace\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // HoverContents is the contents member of [Hover].
@@ -881,87 +356,6 @@ func (x HoverContents) IsZero() bool {
 	return x.MarkupContent == nil && x.MarkedString == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x HoverContents) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if x.MarkedString != nil {
-		v, n = x.MarkedString, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("HoverContents holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents (MarkupContent and MarkedStringVariant2), over the members
-// "kind", "value" and "language", one bit each in this order.
-var hoverContentsObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x6},
-	Required: []uint64{0x6},
-}}
-
-// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *HoverContents) UnmarshalJSON(b []byte) error {
-	var v HoverContents
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"plaintext\"") || jsonrpc.SameJSON(value, "\"markdown\""))
-			case "value":
-				held[0] |= 1 << 1
-			case "language":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], hoverContentsObjects) {
-		case 0:
-			v.MarkupContent = new(MarkupContent)
-			err = json.Unmarshal(b, v.MarkupContent)
-		case 1:
-			v.MarkedString = new(MarkedString)
-			err = json.Unmarshal(b, v.MarkedString)
-		default:
-			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\": \"plaintext\" or \"markdown\", \"value\") or MarkedStringVariant2 (\"language\", \"value\")")
-		}
-	case "string":
-		v.MarkedString = new(MarkedString)
-		err = json.Unmarshal(b, v.MarkedString)
-	case "array":
-		v.Array = new([]MarkedString)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected object, string or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbolLocation is the location member of [WorkspaceSymbol].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -998,75 +392,6 @@ func (x WorkspaceSymbolLocation) IsZero() bool {
 	return x.Location == nil && x.WorkspaceSymbolLocationVariant2 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x WorkspaceSymbolLocation) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Location != nil {
-		v, n = x.Location, n+1
-	}
-	if x.WorkspaceSymbolLocationVariant2 != nil {
-		v, n = x.WorkspaceSymbolLocationVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("WorkspaceSymbolLocation holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// workspaceSymbolLocationObjects is what an object needs to be each object
-// variant of WorkspaceSymbolLocation (Location and
-// WorkspaceSymbolLocationVariant2), over the members "uri" and "range", one
-// bit each in this order.
-var workspaceSymbolLocationObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x1},
-	Required: []uint64{0x1},
-}}
-
-// UnmarshalJSON decodes a WorkspaceSymbolLocation into the variant matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
-func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolLocation
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "uri":
-				held[0] |= 1 << 0
-			case "range":
-				held[0] |= 1 << 1
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolLocationObjects) {
-		case 0:
-			v.Location = new(Location)
-			err = json.Unmarshal(b, v.Location)
-		case 1:
-			v.WorkspaceSymbolLocationVariant2 = new(WorkspaceSymbolLocationVariant2)
-			err = json.Unmarshal(b, v.WorkspaceSymbolLocationVariant2)
-		default:
-			return errors.New("object matches no variant of WorkspaceSymbolLocation; an object needs every required member of one variant: Location (\"uri\", \"range\") or WorkspaceSymbolLocationVariant2 (\"uri\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // CancelParamsID is the id member of [CancelParams].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1092,44 +417,6 @@ func NewCancelParamsIDString(v string) CancelParamsID {
 // does.
 func (x CancelParamsID) IsZero() bool {
 	return x.Integer == nil && x.String == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x CancelParamsID) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CancelParamsID holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a CancelParamsID into the variant matching the kind of
-// JSON value b holds.
-func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
-	var v CancelParamsID
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "number":
-		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected number or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensOptionsRange is the range member of [SemanticTokensOptions].
@@ -1161,44 +448,6 @@ func (x SemanticTokensOptionsRange) IsZero() bool {
 	return x.Boolean == nil && x.SemanticTokensOptionsRangeVariant2 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x SemanticTokensOptionsRange) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.SemanticTokensOptionsRangeVariant2 != nil {
-		v, n = x.SemanticTokensOptionsRangeVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("SemanticTokensOptionsRange holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a SemanticTokensOptionsRange into the variant matching
-// the kind of JSON value b holds.
-func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensOptionsRange
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.SemanticTokensOptionsRangeVariant2 = new(SemanticTokensOptionsRangeVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensOptionsRangeVariant2)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensOptionsFull is the full member of [SemanticTokensOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1226,44 +475,6 @@ func NewSemanticTokensOptionsFullSemanticTokensOptionsFullVariant2(v SemanticTok
 // does.
 func (x SemanticTokensOptionsFull) IsZero() bool {
 	return x.Boolean == nil && x.SemanticTokensOptionsFullVariant2 == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x SemanticTokensOptionsFull) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.SemanticTokensOptionsFullVariant2 != nil {
-		v, n = x.SemanticTokensOptionsFullVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("SemanticTokensOptionsFull holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a SemanticTokensOptionsFull into the variant matching
-// the kind of JSON value b holds.
-func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensOptionsFull
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.SemanticTokensOptionsFullVariant2 = new(SemanticTokensOptionsFullVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensOptionsFullVariant2)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentEditEditsItem is an element of the edits member of
@@ -1303,77 +514,6 @@ func (x TextDocumentEditEditsItem) IsZero() bool {
 	return x.TextEdit == nil && x.AnnotatedTextEdit == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentEditEditsItem) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextEdit != nil {
-		v, n = x.TextEdit, n+1
-	}
-	if x.AnnotatedTextEdit != nil {
-		v, n = x.AnnotatedTextEdit, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentEditEditsItem holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentEditEditsItemObjects is what an object needs to be each object
-// variant of TextDocumentEditEditsItem (TextEdit and AnnotatedTextEdit), over
-// the members "range", "newText" and "annotationId", one bit each in this
-// order.
-var textDocumentEditEditsItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x7},
-}}
-
-// UnmarshalJSON decodes a TextDocumentEditEditsItem into the variant matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
-func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
-	var v TextDocumentEditEditsItem
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "range":
-				held[0] |= 1 << 0
-			case "newText":
-				held[0] |= 1 << 1
-			case "annotationId":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentEditEditsItemObjects) {
-		case 0:
-			v.TextEdit = new(TextEdit)
-			err = json.Unmarshal(b, v.TextEdit)
-		case 1:
-			v.AnnotatedTextEdit = new(AnnotatedTextEdit)
-			err = json.Unmarshal(b, v.AnnotatedTextEdit)
-		default:
-			return errors.New("object matches no variant of TextDocumentEditEditsItem; an object needs every required member of one variant: TextEdit (\"range\", \"newText\") or AnnotatedTextEdit (\"range\", \"newText\", \"annotationId\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // InlayHintLabelPartTooltip is the tooltip member of [InlayHintLabelPart].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1401,44 +541,6 @@ func NewInlayHintLabelPartTooltipMarkupContent(v MarkupContent) InlayHintLabelPa
 // does.
 func (x InlayHintLabelPartTooltip) IsZero() bool {
 	return x.String == nil && x.MarkupContent == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x InlayHintLabelPartTooltip) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("InlayHintLabelPartTooltip holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an InlayHintLabelPartTooltip into the variant matching
-// the kind of JSON value b holds.
-func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
-	var v InlayHintLabelPartTooltip
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // RelatedFullDocumentDiagnosticReportRelatedDocumentsValue is a value of the
@@ -1481,82 +583,6 @@ func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) IsZero() bool 
 	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.FullDocumentDiagnosticReport != nil {
-		v, n = x.FullDocumentDiagnosticReport, n+1
-	}
-	if x.UnchangedDocumentDiagnosticReport != nil {
-		v, n = x.UnchangedDocumentDiagnosticReport, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("RelatedFullDocumentDiagnosticReportRelatedDocumentsValue holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects is what an
-// object needs to be each object variant of
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
-var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}}
-
-// UnmarshalJSON decodes a
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
-	var v RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
-			case "resultId":
-				held[0] |= 1 << 1
-			case "items":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects) {
-		case 0:
-			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
-		case 1:
-			v.UnchangedDocumentDiagnosticReport = new(UnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.UnchangedDocumentDiagnosticReport)
-		default:
-			return errors.New("object matches no variant of RelatedFullDocumentDiagnosticReportRelatedDocumentsValue; an object needs every required member of one variant: FullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or UnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue is a value of
 // the relatedDocuments member of [RelatedUnchangedDocumentDiagnosticReport].
 //
@@ -1597,82 +623,6 @@ func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) IsZero() 
 	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.FullDocumentDiagnosticReport != nil {
-		v, n = x.FullDocumentDiagnosticReport, n+1
-	}
-	if x.UnchangedDocumentDiagnosticReport != nil {
-		v, n = x.UnchangedDocumentDiagnosticReport, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects is what
-// an object needs to be each object variant of
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
-var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}}
-
-// UnmarshalJSON decodes a
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
-	var v RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
-			case "resultId":
-				held[0] |= 1 << 1
-			case "items":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects) {
-		case 0:
-			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
-		case 1:
-			v.UnchangedDocumentDiagnosticReport = new(UnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.UnchangedDocumentDiagnosticReport)
-		default:
-			return errors.New("object matches no variant of RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue; an object needs every required member of one variant: FullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or UnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesTextDocumentSync is the textDocumentSync member of
 // [ServerCapabilities].
 //
@@ -1701,44 +651,6 @@ func NewServerCapabilitiesTextDocumentSyncTextDocumentSyncKind(v TextDocumentSyn
 // does.
 func (x ServerCapabilitiesTextDocumentSync) IsZero() bool {
 	return x.TextDocumentSyncOptions == nil && x.TextDocumentSyncKind == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesTextDocumentSync) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextDocumentSyncOptions != nil {
-		v, n = x.TextDocumentSyncOptions, n+1
-	}
-	if x.TextDocumentSyncKind != nil {
-		v, n = x.TextDocumentSyncKind, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesTextDocumentSync holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesTextDocumentSync into the variant
-// matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesTextDocumentSync
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		v.TextDocumentSyncOptions = new(TextDocumentSyncOptions)
-		err = json.Unmarshal(b, v.TextDocumentSyncOptions)
-	case "number":
-		v.TextDocumentSyncKind = new(TextDocumentSyncKind)
-		err = json.Unmarshal(b, v.TextDocumentSyncKind)
-	default:
-		return fmt.Errorf("expected object or number, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesNotebookDocumentSync is the notebookDocumentSync member of
@@ -1780,78 +692,6 @@ func (x ServerCapabilitiesNotebookDocumentSync) IsZero() bool {
 	return x.NotebookDocumentSyncOptions == nil && x.NotebookDocumentSyncRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesNotebookDocumentSync) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.NotebookDocumentSyncOptions != nil {
-		v, n = x.NotebookDocumentSyncOptions, n+1
-	}
-	if x.NotebookDocumentSyncRegistrationOptions != nil {
-		v, n = x.NotebookDocumentSyncRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesNotebookDocumentSync holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesNotebookDocumentSyncObjects is what an object needs to be
-// each object variant of ServerCapabilitiesNotebookDocumentSync
-// (NotebookDocumentSyncOptions and NotebookDocumentSyncRegistrationOptions),
-// over the members "notebookSelector", "save" and "id", one bit each in this
-// order.
-var serverCapabilitiesNotebookDocumentSyncObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x1},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesNotebookDocumentSync into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesNotebookDocumentSync
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "notebookSelector":
-				held[0] |= 1 << 0
-			case "save":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesNotebookDocumentSyncObjects) {
-		case 0:
-			v.NotebookDocumentSyncOptions = new(NotebookDocumentSyncOptions)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncOptions)
-		case 1:
-			v.NotebookDocumentSyncRegistrationOptions = new(NotebookDocumentSyncRegistrationOptions)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesNotebookDocumentSync; an object needs every required member of one variant: NotebookDocumentSyncOptions (\"notebookSelector\") or NotebookDocumentSyncRegistrationOptions (\"notebookSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesHoverProvider is the hoverProvider member of
 // [ServerCapabilities].
 //
@@ -1880,44 +720,6 @@ func NewServerCapabilitiesHoverProviderHoverOptions(v HoverOptions) ServerCapabi
 // does.
 func (x ServerCapabilitiesHoverProvider) IsZero() bool {
 	return x.Boolean == nil && x.HoverOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesHoverProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.HoverOptions != nil {
-		v, n = x.HoverOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesHoverProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesHoverProvider into the variant
-// matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesHoverProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.HoverOptions = new(HoverOptions)
-		err = json.Unmarshal(b, v.HoverOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesDeclarationProvider is the declarationProvider member of
@@ -1965,83 +767,6 @@ func (x ServerCapabilitiesDeclarationProvider) IsZero() bool {
 	return x.Boolean == nil && x.DeclarationOptions == nil && x.DeclarationRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDeclarationProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DeclarationOptions != nil {
-		v, n = x.DeclarationOptions, n+1
-	}
-	if x.DeclarationRegistrationOptions != nil {
-		v, n = x.DeclarationRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDeclarationProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesDeclarationProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesDeclarationProvider
-// (DeclarationOptions and DeclarationRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesDeclarationProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDeclarationProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDeclarationProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesDeclarationProviderObjects) {
-		case 0:
-			v.DeclarationOptions = new(DeclarationOptions)
-			err = json.Unmarshal(b, v.DeclarationOptions)
-		case 1:
-			v.DeclarationRegistrationOptions = new(DeclarationRegistrationOptions)
-			err = json.Unmarshal(b, v.DeclarationRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesDeclarationProvider; an object needs every required member of one variant: DeclarationOptions (no member) or DeclarationRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesDefinitionProvider is the definitionProvider member of
 // [ServerCapabilities].
 //
@@ -2070,44 +795,6 @@ func NewServerCapabilitiesDefinitionProviderDefinitionOptions(v DefinitionOption
 // does.
 func (x ServerCapabilitiesDefinitionProvider) IsZero() bool {
 	return x.Boolean == nil && x.DefinitionOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDefinitionProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DefinitionOptions != nil {
-		v, n = x.DefinitionOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDefinitionProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDefinitionProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDefinitionProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.DefinitionOptions = new(DefinitionOptions)
-		err = json.Unmarshal(b, v.DefinitionOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesTypeDefinitionProvider is the typeDefinitionProvider
@@ -2155,84 +842,6 @@ func (x ServerCapabilitiesTypeDefinitionProvider) IsZero() bool {
 	return x.Boolean == nil && x.TypeDefinitionOptions == nil && x.TypeDefinitionRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesTypeDefinitionProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.TypeDefinitionOptions != nil {
-		v, n = x.TypeDefinitionOptions, n+1
-	}
-	if x.TypeDefinitionRegistrationOptions != nil {
-		v, n = x.TypeDefinitionRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesTypeDefinitionProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesTypeDefinitionProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesTypeDefinitionProvider
-// (TypeDefinitionOptions and TypeDefinitionRegistrationOptions), over the
-// members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
-var serverCapabilitiesTypeDefinitionProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesTypeDefinitionProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesTypeDefinitionProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesTypeDefinitionProviderObjects) {
-		case 0:
-			v.TypeDefinitionOptions = new(TypeDefinitionOptions)
-			err = json.Unmarshal(b, v.TypeDefinitionOptions)
-		case 1:
-			v.TypeDefinitionRegistrationOptions = new(TypeDefinitionRegistrationOptions)
-			err = json.Unmarshal(b, v.TypeDefinitionRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesTypeDefinitionProvider; an object needs every required member of one variant: TypeDefinitionOptions (no member) or TypeDefinitionRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesImplementationProvider is the implementationProvider
 // member of [ServerCapabilities].
 //
@@ -2278,84 +887,6 @@ func (x ServerCapabilitiesImplementationProvider) IsZero() bool {
 	return x.Boolean == nil && x.ImplementationOptions == nil && x.ImplementationRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesImplementationProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.ImplementationOptions != nil {
-		v, n = x.ImplementationOptions, n+1
-	}
-	if x.ImplementationRegistrationOptions != nil {
-		v, n = x.ImplementationRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesImplementationProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesImplementationProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesImplementationProvider
-// (ImplementationOptions and ImplementationRegistrationOptions), over the
-// members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
-var serverCapabilitiesImplementationProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesImplementationProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesImplementationProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesImplementationProviderObjects) {
-		case 0:
-			v.ImplementationOptions = new(ImplementationOptions)
-			err = json.Unmarshal(b, v.ImplementationOptions)
-		case 1:
-			v.ImplementationRegistrationOptions = new(ImplementationRegistrationOptions)
-			err = json.Unmarshal(b, v.ImplementationRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesImplementationProvider; an object needs every required member of one variant: ImplementationOptions (no member) or ImplementationRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesReferencesProvider is the referencesProvider member of
 // [ServerCapabilities].
 //
@@ -2384,44 +915,6 @@ func NewServerCapabilitiesReferencesProviderReferenceOptions(v ReferenceOptions)
 // does.
 func (x ServerCapabilitiesReferencesProvider) IsZero() bool {
 	return x.Boolean == nil && x.ReferenceOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesReferencesProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.ReferenceOptions != nil {
-		v, n = x.ReferenceOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesReferencesProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesReferencesProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesReferencesProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.ReferenceOptions = new(ReferenceOptions)
-		err = json.Unmarshal(b, v.ReferenceOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesDocumentHighlightProvider is the documentHighlightProvider
@@ -2454,44 +947,6 @@ func (x ServerCapabilitiesDocumentHighlightProvider) IsZero() bool {
 	return x.Boolean == nil && x.DocumentHighlightOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDocumentHighlightProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DocumentHighlightOptions != nil {
-		v, n = x.DocumentHighlightOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDocumentHighlightProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentHighlightProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDocumentHighlightProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.DocumentHighlightOptions = new(DocumentHighlightOptions)
-		err = json.Unmarshal(b, v.DocumentHighlightOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesDocumentSymbolProvider is the documentSymbolProvider
 // member of [ServerCapabilities].
 //
@@ -2522,44 +977,6 @@ func (x ServerCapabilitiesDocumentSymbolProvider) IsZero() bool {
 	return x.Boolean == nil && x.DocumentSymbolOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDocumentSymbolProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DocumentSymbolOptions != nil {
-		v, n = x.DocumentSymbolOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDocumentSymbolProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentSymbolProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDocumentSymbolProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.DocumentSymbolOptions = new(DocumentSymbolOptions)
-		err = json.Unmarshal(b, v.DocumentSymbolOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesCodeActionProvider is the codeActionProvider member of
 // [ServerCapabilities].
 //
@@ -2588,44 +1005,6 @@ func NewServerCapabilitiesCodeActionProviderCodeActionOptions(v CodeActionOption
 // does.
 func (x ServerCapabilitiesCodeActionProvider) IsZero() bool {
 	return x.Boolean == nil && x.CodeActionOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesCodeActionProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.CodeActionOptions != nil {
-		v, n = x.CodeActionOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesCodeActionProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesCodeActionProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesCodeActionProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.CodeActionOptions = new(CodeActionOptions)
-		err = json.Unmarshal(b, v.CodeActionOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesColorProvider is the colorProvider member of
@@ -2673,83 +1052,6 @@ func (x ServerCapabilitiesColorProvider) IsZero() bool {
 	return x.Boolean == nil && x.DocumentColorOptions == nil && x.DocumentColorRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesColorProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DocumentColorOptions != nil {
-		v, n = x.DocumentColorOptions, n+1
-	}
-	if x.DocumentColorRegistrationOptions != nil {
-		v, n = x.DocumentColorRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesColorProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesColorProviderObjects is what an object needs to be each
-// object variant of ServerCapabilitiesColorProvider (DocumentColorOptions and
-// DocumentColorRegistrationOptions), over the members "workDoneProgress",
-// "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesColorProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesColorProvider into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesColorProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesColorProviderObjects) {
-		case 0:
-			v.DocumentColorOptions = new(DocumentColorOptions)
-			err = json.Unmarshal(b, v.DocumentColorOptions)
-		case 1:
-			v.DocumentColorRegistrationOptions = new(DocumentColorRegistrationOptions)
-			err = json.Unmarshal(b, v.DocumentColorRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesColorProvider; an object needs every required member of one variant: DocumentColorOptions (no member) or DocumentColorRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesWorkspaceSymbolProvider is the workspaceSymbolProvider
 // member of [ServerCapabilities].
 //
@@ -2778,44 +1080,6 @@ func NewServerCapabilitiesWorkspaceSymbolProviderWorkspaceSymbolOptions(v Worksp
 // does.
 func (x ServerCapabilitiesWorkspaceSymbolProvider) IsZero() bool {
 	return x.Boolean == nil && x.WorkspaceSymbolOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesWorkspaceSymbolProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.WorkspaceSymbolOptions != nil {
-		v, n = x.WorkspaceSymbolOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesWorkspaceSymbolProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesWorkspaceSymbolProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesWorkspaceSymbolProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.WorkspaceSymbolOptions = new(WorkspaceSymbolOptions)
-		err = json.Unmarshal(b, v.WorkspaceSymbolOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesDocumentFormattingProvider is the
@@ -2848,44 +1112,6 @@ func (x ServerCapabilitiesDocumentFormattingProvider) IsZero() bool {
 	return x.Boolean == nil && x.DocumentFormattingOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDocumentFormattingProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DocumentFormattingOptions != nil {
-		v, n = x.DocumentFormattingOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDocumentFormattingProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentFormattingProvider into
-// the variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDocumentFormattingProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.DocumentFormattingOptions = new(DocumentFormattingOptions)
-		err = json.Unmarshal(b, v.DocumentFormattingOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesDocumentRangeFormattingProvider is the
 // documentRangeFormattingProvider member of [ServerCapabilities].
 //
@@ -2916,44 +1142,6 @@ func (x ServerCapabilitiesDocumentRangeFormattingProvider) IsZero() bool {
 	return x.Boolean == nil && x.DocumentRangeFormattingOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDocumentRangeFormattingProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.DocumentRangeFormattingOptions != nil {
-		v, n = x.DocumentRangeFormattingOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDocumentRangeFormattingProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentRangeFormattingProvider
-// into the variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDocumentRangeFormattingProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.DocumentRangeFormattingOptions = new(DocumentRangeFormattingOptions)
-		err = json.Unmarshal(b, v.DocumentRangeFormattingOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesRenameProvider is the renameProvider member of
 // [ServerCapabilities].
 //
@@ -2982,44 +1170,6 @@ func NewServerCapabilitiesRenameProviderRenameOptions(v RenameOptions) ServerCap
 // does.
 func (x ServerCapabilitiesRenameProvider) IsZero() bool {
 	return x.Boolean == nil && x.RenameOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesRenameProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.RenameOptions != nil {
-		v, n = x.RenameOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesRenameProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesRenameProvider into the variant
-// matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesRenameProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.RenameOptions = new(RenameOptions)
-		err = json.Unmarshal(b, v.RenameOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesFoldingRangeProvider is the foldingRangeProvider member of
@@ -3067,83 +1217,6 @@ func (x ServerCapabilitiesFoldingRangeProvider) IsZero() bool {
 	return x.Boolean == nil && x.FoldingRangeOptions == nil && x.FoldingRangeRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesFoldingRangeProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.FoldingRangeOptions != nil {
-		v, n = x.FoldingRangeOptions, n+1
-	}
-	if x.FoldingRangeRegistrationOptions != nil {
-		v, n = x.FoldingRangeRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesFoldingRangeProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesFoldingRangeProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesFoldingRangeProvider
-// (FoldingRangeOptions and FoldingRangeRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesFoldingRangeProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesFoldingRangeProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesFoldingRangeProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesFoldingRangeProviderObjects) {
-		case 0:
-			v.FoldingRangeOptions = new(FoldingRangeOptions)
-			err = json.Unmarshal(b, v.FoldingRangeOptions)
-		case 1:
-			v.FoldingRangeRegistrationOptions = new(FoldingRangeRegistrationOptions)
-			err = json.Unmarshal(b, v.FoldingRangeRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesFoldingRangeProvider; an object needs every required member of one variant: FoldingRangeOptions (no member) or FoldingRangeRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesSelectionRangeProvider is the selectionRangeProvider
 // member of [ServerCapabilities].
 //
@@ -3189,84 +1262,6 @@ func (x ServerCapabilitiesSelectionRangeProvider) IsZero() bool {
 	return x.Boolean == nil && x.SelectionRangeOptions == nil && x.SelectionRangeRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesSelectionRangeProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.SelectionRangeOptions != nil {
-		v, n = x.SelectionRangeOptions, n+1
-	}
-	if x.SelectionRangeRegistrationOptions != nil {
-		v, n = x.SelectionRangeRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesSelectionRangeProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesSelectionRangeProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesSelectionRangeProvider
-// (SelectionRangeOptions and SelectionRangeRegistrationOptions), over the
-// members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
-var serverCapabilitiesSelectionRangeProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesSelectionRangeProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesSelectionRangeProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesSelectionRangeProviderObjects) {
-		case 0:
-			v.SelectionRangeOptions = new(SelectionRangeOptions)
-			err = json.Unmarshal(b, v.SelectionRangeOptions)
-		case 1:
-			v.SelectionRangeRegistrationOptions = new(SelectionRangeRegistrationOptions)
-			err = json.Unmarshal(b, v.SelectionRangeRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesSelectionRangeProvider; an object needs every required member of one variant: SelectionRangeOptions (no member) or SelectionRangeRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesCallHierarchyProvider is the callHierarchyProvider member
 // of [ServerCapabilities].
 //
@@ -3310,84 +1305,6 @@ func NewServerCapabilitiesCallHierarchyProviderCallHierarchyRegistrationOptions(
 // does.
 func (x ServerCapabilitiesCallHierarchyProvider) IsZero() bool {
 	return x.Boolean == nil && x.CallHierarchyOptions == nil && x.CallHierarchyRegistrationOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesCallHierarchyProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.CallHierarchyOptions != nil {
-		v, n = x.CallHierarchyOptions, n+1
-	}
-	if x.CallHierarchyRegistrationOptions != nil {
-		v, n = x.CallHierarchyRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesCallHierarchyProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesCallHierarchyProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesCallHierarchyProvider
-// (CallHierarchyOptions and CallHierarchyRegistrationOptions), over the
-// members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
-var serverCapabilitiesCallHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesCallHierarchyProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesCallHierarchyProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesCallHierarchyProviderObjects) {
-		case 0:
-			v.CallHierarchyOptions = new(CallHierarchyOptions)
-			err = json.Unmarshal(b, v.CallHierarchyOptions)
-		case 1:
-			v.CallHierarchyRegistrationOptions = new(CallHierarchyRegistrationOptions)
-			err = json.Unmarshal(b, v.CallHierarchyRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesCallHierarchyProvider; an object needs every required member of one variant: CallHierarchyOptions (no member) or CallHierarchyRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesLinkedEditingRangeProvider is the
@@ -3436,84 +1353,6 @@ func (x ServerCapabilitiesLinkedEditingRangeProvider) IsZero() bool {
 	return x.Boolean == nil && x.LinkedEditingRangeOptions == nil && x.LinkedEditingRangeRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesLinkedEditingRangeProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.LinkedEditingRangeOptions != nil {
-		v, n = x.LinkedEditingRangeOptions, n+1
-	}
-	if x.LinkedEditingRangeRegistrationOptions != nil {
-		v, n = x.LinkedEditingRangeRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesLinkedEditingRangeProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesLinkedEditingRangeProviderObjects is what an object needs
-// to be each object variant of ServerCapabilitiesLinkedEditingRangeProvider
-// (LinkedEditingRangeOptions and LinkedEditingRangeRegistrationOptions), over
-// the members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
-var serverCapabilitiesLinkedEditingRangeProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesLinkedEditingRangeProvider into
-// the variant matching the kind of JSON value b holds. An object decodes into
-// the object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesLinkedEditingRangeProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesLinkedEditingRangeProviderObjects) {
-		case 0:
-			v.LinkedEditingRangeOptions = new(LinkedEditingRangeOptions)
-			err = json.Unmarshal(b, v.LinkedEditingRangeOptions)
-		case 1:
-			v.LinkedEditingRangeRegistrationOptions = new(LinkedEditingRangeRegistrationOptions)
-			err = json.Unmarshal(b, v.LinkedEditingRangeRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesLinkedEditingRangeProvider; an object needs every required member of one variant: LinkedEditingRangeOptions (no member) or LinkedEditingRangeRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesSemanticTokensProvider is the semanticTokensProvider
 // member of [ServerCapabilities].
 //
@@ -3550,84 +1389,6 @@ func NewServerCapabilitiesSemanticTokensProviderSemanticTokensRegistrationOption
 // does.
 func (x ServerCapabilitiesSemanticTokensProvider) IsZero() bool {
 	return x.SemanticTokensOptions == nil && x.SemanticTokensRegistrationOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesSemanticTokensProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.SemanticTokensOptions != nil {
-		v, n = x.SemanticTokensOptions, n+1
-	}
-	if x.SemanticTokensRegistrationOptions != nil {
-		v, n = x.SemanticTokensRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesSemanticTokensProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesSemanticTokensProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesSemanticTokensProvider
-// (SemanticTokensOptions and SemanticTokensRegistrationOptions), over the
-// members "workDoneProgress", "legend", "range", "full", "documentSelector"
-// and "id", one bit each in this order.
-var serverCapabilitiesSemanticTokensProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0xf},
-	Required: []uint64{0x2},
-}, {
-	Declared: []uint64{0x3f},
-	Required: []uint64{0x12},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesSemanticTokensProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesSemanticTokensProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "legend":
-				held[0] |= 1 << 1
-			case "range":
-				held[0] |= 1 << 2
-			case "full":
-				held[0] |= 1 << 3
-			case "documentSelector":
-				held[0] |= 1 << 4
-			case "id":
-				held[0] |= 1 << 5
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesSemanticTokensProviderObjects) {
-		case 0:
-			v.SemanticTokensOptions = new(SemanticTokensOptions)
-			err = json.Unmarshal(b, v.SemanticTokensOptions)
-		case 1:
-			v.SemanticTokensRegistrationOptions = new(SemanticTokensRegistrationOptions)
-			err = json.Unmarshal(b, v.SemanticTokensRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesSemanticTokensProvider; an object needs every required member of one variant: SemanticTokensOptions (\"legend\") or SemanticTokensRegistrationOptions (\"documentSelector\", \"legend\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesMonikerProvider is the monikerProvider member of
@@ -3675,81 +1436,6 @@ func (x ServerCapabilitiesMonikerProvider) IsZero() bool {
 	return x.Boolean == nil && x.MonikerOptions == nil && x.MonikerRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesMonikerProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.MonikerOptions != nil {
-		v, n = x.MonikerOptions, n+1
-	}
-	if x.MonikerRegistrationOptions != nil {
-		v, n = x.MonikerRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesMonikerProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesMonikerProviderObjects is what an object needs to be each
-// object variant of ServerCapabilitiesMonikerProvider (MonikerOptions and
-// MonikerRegistrationOptions), over the members "workDoneProgress" and
-// "documentSelector", one bit each in this order.
-var serverCapabilitiesMonikerProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x3},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesMonikerProvider into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesMonikerProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesMonikerProviderObjects) {
-		case 0:
-			v.MonikerOptions = new(MonikerOptions)
-			err = json.Unmarshal(b, v.MonikerOptions)
-		case 1:
-			v.MonikerRegistrationOptions = new(MonikerRegistrationOptions)
-			err = json.Unmarshal(b, v.MonikerRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesMonikerProvider; an object needs every required member of one variant: MonikerOptions (no member) or MonikerRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesTypeHierarchyProvider is the typeHierarchyProvider member
 // of [ServerCapabilities].
 //
@@ -3793,84 +1479,6 @@ func NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyRegistrationOptions(
 // does.
 func (x ServerCapabilitiesTypeHierarchyProvider) IsZero() bool {
 	return x.Boolean == nil && x.TypeHierarchyOptions == nil && x.TypeHierarchyRegistrationOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesTypeHierarchyProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.TypeHierarchyOptions != nil {
-		v, n = x.TypeHierarchyOptions, n+1
-	}
-	if x.TypeHierarchyRegistrationOptions != nil {
-		v, n = x.TypeHierarchyRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesTypeHierarchyProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesTypeHierarchyProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesTypeHierarchyProvider
-// (TypeHierarchyOptions and TypeHierarchyRegistrationOptions), over the
-// members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
-var serverCapabilitiesTypeHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesTypeHierarchyProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesTypeHierarchyProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesTypeHierarchyProviderObjects) {
-		case 0:
-			v.TypeHierarchyOptions = new(TypeHierarchyOptions)
-			err = json.Unmarshal(b, v.TypeHierarchyOptions)
-		case 1:
-			v.TypeHierarchyRegistrationOptions = new(TypeHierarchyRegistrationOptions)
-			err = json.Unmarshal(b, v.TypeHierarchyRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesTypeHierarchyProvider; an object needs every required member of one variant: TypeHierarchyOptions (no member) or TypeHierarchyRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilitiesInlineValueProvider is the inlineValueProvider member of
@@ -3918,83 +1526,6 @@ func (x ServerCapabilitiesInlineValueProvider) IsZero() bool {
 	return x.Boolean == nil && x.InlineValueOptions == nil && x.InlineValueRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesInlineValueProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.InlineValueOptions != nil {
-		v, n = x.InlineValueOptions, n+1
-	}
-	if x.InlineValueRegistrationOptions != nil {
-		v, n = x.InlineValueRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesInlineValueProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesInlineValueProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesInlineValueProvider
-// (InlineValueOptions and InlineValueRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesInlineValueProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesInlineValueProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesInlineValueProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesInlineValueProviderObjects) {
-		case 0:
-			v.InlineValueOptions = new(InlineValueOptions)
-			err = json.Unmarshal(b, v.InlineValueOptions)
-		case 1:
-			v.InlineValueRegistrationOptions = new(InlineValueRegistrationOptions)
-			err = json.Unmarshal(b, v.InlineValueRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesInlineValueProvider; an object needs every required member of one variant: InlineValueOptions (no member) or InlineValueRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesInlayHintProvider is the inlayHintProvider member of
 // [ServerCapabilities].
 //
@@ -4040,85 +1571,6 @@ func (x ServerCapabilitiesInlayHintProvider) IsZero() bool {
 	return x.Boolean == nil && x.InlayHintOptions == nil && x.InlayHintRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesInlayHintProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.InlayHintOptions != nil {
-		v, n = x.InlayHintOptions, n+1
-	}
-	if x.InlayHintRegistrationOptions != nil {
-		v, n = x.InlayHintRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesInlayHintProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesInlayHintProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesInlayHintProvider (InlayHintOptions
-// and InlayHintRegistrationOptions), over the members "workDoneProgress",
-// "resolveProvider", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesInlayHintProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0xf},
-	Required: []uint64{0x4},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesInlayHintProvider into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesInlayHintProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "resolveProvider":
-				held[0] |= 1 << 1
-			case "documentSelector":
-				held[0] |= 1 << 2
-			case "id":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesInlayHintProviderObjects) {
-		case 0:
-			v.InlayHintOptions = new(InlayHintOptions)
-			err = json.Unmarshal(b, v.InlayHintOptions)
-		case 1:
-			v.InlayHintRegistrationOptions = new(InlayHintRegistrationOptions)
-			err = json.Unmarshal(b, v.InlayHintRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesInlayHintProvider; an object needs every required member of one variant: InlayHintOptions (no member) or InlayHintRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesDiagnosticProvider is the diagnosticProvider member of
 // [ServerCapabilities].
 //
@@ -4158,85 +1610,6 @@ func (x ServerCapabilitiesDiagnosticProvider) IsZero() bool {
 	return x.DiagnosticOptions == nil && x.DiagnosticRegistrationOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesDiagnosticProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.DiagnosticOptions != nil {
-		v, n = x.DiagnosticOptions, n+1
-	}
-	if x.DiagnosticRegistrationOptions != nil {
-		v, n = x.DiagnosticRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesDiagnosticProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// serverCapabilitiesDiagnosticProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesDiagnosticProvider
-// (DiagnosticOptions and DiagnosticRegistrationOptions), over the members
-// "workDoneProgress", "identifier", "interFileDependencies",
-// "workspaceDiagnostics", "documentSelector" and "id", one bit each in this
-// order.
-var serverCapabilitiesDiagnosticProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0xf},
-	Required: []uint64{0xc},
-}, {
-	Declared: []uint64{0x3f},
-	Required: []uint64{0x1c},
-}}
-
-// UnmarshalJSON decodes a ServerCapabilitiesDiagnosticProvider into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesDiagnosticProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "identifier":
-				held[0] |= 1 << 1
-			case "interFileDependencies":
-				held[0] |= 1 << 2
-			case "workspaceDiagnostics":
-				held[0] |= 1 << 3
-			case "documentSelector":
-				held[0] |= 1 << 4
-			case "id":
-				held[0] |= 1 << 5
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesDiagnosticProviderObjects) {
-		case 0:
-			v.DiagnosticOptions = new(DiagnosticOptions)
-			err = json.Unmarshal(b, v.DiagnosticOptions)
-		case 1:
-			v.DiagnosticRegistrationOptions = new(DiagnosticRegistrationOptions)
-			err = json.Unmarshal(b, v.DiagnosticRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of ServerCapabilitiesDiagnosticProvider; an object needs every required member of one variant: DiagnosticOptions (\"interFileDependencies\", \"workspaceDiagnostics\") or DiagnosticRegistrationOptions (\"documentSelector\", \"interFileDependencies\", \"workspaceDiagnostics\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerCapabilitiesInlineCompletionProvider is the inlineCompletionProvider
 // member of [ServerCapabilities].
 //
@@ -4267,44 +1640,6 @@ func (x ServerCapabilitiesInlineCompletionProvider) IsZero() bool {
 	return x.Boolean == nil && x.InlineCompletionOptions == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ServerCapabilitiesInlineCompletionProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.InlineCompletionOptions != nil {
-		v, n = x.InlineCompletionOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ServerCapabilitiesInlineCompletionProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ServerCapabilitiesInlineCompletionProvider into the
-// variant matching the kind of JSON value b holds.
-func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilitiesInlineCompletionProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.InlineCompletionOptions = new(InlineCompletionOptions)
-		err = json.Unmarshal(b, v.InlineCompletionOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DiagnosticCode is the code member of [Diagnostic].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -4330,44 +1665,6 @@ func NewDiagnosticCodeString(v string) DiagnosticCode {
 // does.
 func (x DiagnosticCode) IsZero() bool {
 	return x.Integer == nil && x.String == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x DiagnosticCode) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("DiagnosticCode holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a DiagnosticCode into the variant matching the kind of
-// JSON value b holds.
-func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
-	var v DiagnosticCode
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "number":
-		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected number or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SignatureInformationDocumentation is the documentation member of
@@ -4400,44 +1697,6 @@ func (x SignatureInformationDocumentation) IsZero() bool {
 	return x.String == nil && x.MarkupContent == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x SignatureInformationDocumentation) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("SignatureInformationDocumentation holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a SignatureInformationDocumentation into the variant
-// matching the kind of JSON value b holds.
-func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
-	var v SignatureInformationDocumentation
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentSyncOptionsSave is the save member of [TextDocumentSyncOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -4465,44 +1724,6 @@ func NewTextDocumentSyncOptionsSaveSaveOptions(v SaveOptions) TextDocumentSyncOp
 // does.
 func (x TextDocumentSyncOptionsSave) IsZero() bool {
 	return x.Boolean == nil && x.SaveOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentSyncOptionsSave) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.SaveOptions != nil {
-		v, n = x.SaveOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentSyncOptionsSave holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a TextDocumentSyncOptionsSave into the variant
-// matching the kind of JSON value b holds.
-func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
-	var v TextDocumentSyncOptionsSave
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.SaveOptions = new(SaveOptions)
-		err = json.Unmarshal(b, v.SaveOptions)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItem is an element of the
@@ -4545,77 +1766,6 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItem) IsZero() bool {
 	return x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 == nil && x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItem) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 != nil {
-		v, n = x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1, n+1
-	}
-	if x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 != nil {
-		v, n = x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("NotebookDocumentSyncOptionsNotebookSelectorItem holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// notebookDocumentSyncOptionsNotebookSelectorItemObjects is what an object
-// needs to be each object variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem
-// (NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 and
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2), over the members
-// "notebook" and "cells", one bit each in this order.
-var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x3},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a NotebookDocumentSyncOptionsNotebookSelectorItem into
-// the variant matching the kind of JSON value b holds. An object decodes into
-// the object variant the members it holds choose, as the type's comment says.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItem
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "notebook":
-				held[0] |= 1 << 0
-			case "cells":
-				held[0] |= 1 << 1
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, notebookDocumentSyncOptionsNotebookSelectorItemObjects) {
-		case 0:
-			v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 = new(NotebookDocumentSyncOptionsNotebookSelectorItemVariant1)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1)
-		case 1:
-			v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 = new(NotebookDocumentSyncOptionsNotebookSelectorItemVariant2)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2)
-		default:
-			return errors.New("object matches no variant of NotebookDocumentSyncOptionsNotebookSelectorItem; an object needs every required member of one variant: NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 (\"notebook\") or NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 (\"cells\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook is the
 // notebook member of
 // [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1].
@@ -4647,45 +1797,6 @@ func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookNotebookD
 // does.
 func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) IsZero() bool {
 	return x.String == nil && x.NotebookDocumentFilter == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.NotebookDocumentFilter != nil {
-		v, n = x.NotebookDocumentFilter, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook into the
-// variant matching the kind of JSON value b holds.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.NotebookDocumentFilter = new(NotebookDocumentFilter)
-		err = json.Unmarshal(b, v.NotebookDocumentFilter)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook is the
@@ -4721,45 +1832,6 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) IsZero(
 	return x.String == nil && x.NotebookDocumentFilter == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.NotebookDocumentFilter != nil {
-		v, n = x.NotebookDocumentFilter, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook into the
-// variant matching the kind of JSON value b holds.
-func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.NotebookDocumentFilter = new(NotebookDocumentFilter)
-		err = json.Unmarshal(b, v.NotebookDocumentFilter)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceFoldersServerCapabilitiesChangeNotifications is the
 // changeNotifications member of [WorkspaceFoldersServerCapabilities].
 //
@@ -4790,45 +1862,6 @@ func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) IsZero() bool {
 	return x.String == nil && x.Boolean == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("WorkspaceFoldersServerCapabilitiesChangeNotifications holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a
-// WorkspaceFoldersServerCapabilitiesChangeNotifications into the variant
-// matching the kind of JSON value b holds.
-func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b []byte) error {
-	var v WorkspaceFoldersServerCapabilitiesChangeNotifications
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	default:
-		return fmt.Errorf("expected string or boolean, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ParameterInformationLabel is the label member of [ParameterInformation].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -4856,44 +1889,6 @@ func NewParameterInformationLabelParameterInformationLabelVariant2(v ParameterIn
 // does.
 func (x ParameterInformationLabel) IsZero() bool {
 	return x.String == nil && x.ParameterInformationLabelVariant2 == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ParameterInformationLabel) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.ParameterInformationLabelVariant2 != nil {
-		v, n = x.ParameterInformationLabelVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ParameterInformationLabel holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ParameterInformationLabel into the variant matching
-// the kind of JSON value b holds.
-func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
-	var v ParameterInformationLabel
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "array":
-		v.ParameterInformationLabelVariant2 = new(ParameterInformationLabelVariant2)
-		err = json.Unmarshal(b, v.ParameterInformationLabelVariant2)
-	default:
-		return fmt.Errorf("expected string or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ParameterInformationDocumentation is the documentation member of
@@ -4926,44 +1921,6 @@ func (x ParameterInformationDocumentation) IsZero() bool {
 	return x.String == nil && x.MarkupContent == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ParameterInformationDocumentation) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ParameterInformationDocumentation holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ParameterInformationDocumentation into the variant
-// matching the kind of JSON value b holds.
-func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
-	var v ParameterInformationDocumentation
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotebookCellTextDocumentFilterNotebook is the notebook member of
 // [NotebookCellTextDocumentFilter].
 //
@@ -4994,44 +1951,6 @@ func (x NotebookCellTextDocumentFilterNotebook) IsZero() bool {
 	return x.String == nil && x.NotebookDocumentFilter == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x NotebookCellTextDocumentFilterNotebook) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.NotebookDocumentFilter != nil {
-		v, n = x.NotebookDocumentFilter, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("NotebookCellTextDocumentFilterNotebook holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a NotebookCellTextDocumentFilterNotebook into the
-// variant matching the kind of JSON value b holds.
-func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
-	var v NotebookCellTextDocumentFilterNotebook
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.NotebookDocumentFilter = new(NotebookDocumentFilter)
-		err = json.Unmarshal(b, v.NotebookDocumentFilter)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // RelativePatternBaseURI is the baseUri member of [RelativePattern].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5058,44 +1977,6 @@ func NewRelativePatternBaseURIURI(v URI) RelativePatternBaseURI {
 // does.
 func (x RelativePatternBaseURI) IsZero() bool {
 	return x.WorkspaceFolder == nil && x.URI == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x RelativePatternBaseURI) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.WorkspaceFolder != nil {
-		v, n = x.WorkspaceFolder, n+1
-	}
-	if x.URI != nil {
-		v, n = x.URI, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("RelativePatternBaseURI holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a RelativePatternBaseURI into the variant matching the
-// kind of JSON value b holds.
-func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
-	var v RelativePatternBaseURI
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		v.WorkspaceFolder = new(WorkspaceFolder)
-		err = json.Unmarshal(b, v.WorkspaceFolder)
-	case "string":
-		v.URI = new(URI)
-		err = json.Unmarshal(b, v.URI)
-	default:
-		return fmt.Errorf("expected object or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // SemanticTokensClientCapabilitiesRequestsRange is the range member of
@@ -5129,44 +2010,6 @@ func (x SemanticTokensClientCapabilitiesRequestsRange) IsZero() bool {
 	return x.Boolean == nil && x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x SemanticTokensClientCapabilitiesRequestsRange) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 != nil {
-		v, n = x.SemanticTokensClientCapabilitiesRequestsRangeVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("SemanticTokensClientCapabilitiesRequestsRange holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a SemanticTokensClientCapabilitiesRequestsRange into
-// the variant matching the kind of JSON value b holds.
-func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensClientCapabilitiesRequestsRange
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.SemanticTokensClientCapabilitiesRequestsRangeVariant2 = new(SemanticTokensClientCapabilitiesRequestsRangeVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensClientCapabilitiesRequestsRangeVariant2)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SemanticTokensClientCapabilitiesRequestsFull is the full member of
 // [SemanticTokensClientCapabilitiesRequests].
 //
@@ -5198,44 +2041,6 @@ func (x SemanticTokensClientCapabilitiesRequestsFull) IsZero() bool {
 	return x.Boolean == nil && x.SemanticTokensClientCapabilitiesRequestsFullVariant2 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x SemanticTokensClientCapabilitiesRequestsFull) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.SemanticTokensClientCapabilitiesRequestsFullVariant2 != nil {
-		v, n = x.SemanticTokensClientCapabilitiesRequestsFullVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("SemanticTokensClientCapabilitiesRequestsFull holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a SemanticTokensClientCapabilitiesRequestsFull into
-// the variant matching the kind of JSON value b holds.
-func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) error {
-	var v SemanticTokensClientCapabilitiesRequestsFull
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		v.SemanticTokensClientCapabilitiesRequestsFullVariant2 = new(SemanticTokensClientCapabilitiesRequestsFullVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensClientCapabilitiesRequestsFullVariant2)
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Definition is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation
 //
@@ -5264,44 +2069,6 @@ func (x Definition) IsZero() bool {
 	return x.Location == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Definition) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Location != nil {
-		v, n = x.Location, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Definition holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a Definition into the variant matching the kind of
-// JSON value b holds.
-func (x *Definition) UnmarshalJSON(b []byte) error {
-	var v Definition
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		v.Location = new(Location)
-		err = json.Unmarshal(b, v.Location)
-	case "array":
-		v.Array = new([]Location)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected object or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Declaration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_declaration
 //
@@ -5328,44 +2095,6 @@ func NewDeclarationArray(v []Location) Declaration {
 // does.
 func (x Declaration) IsZero() bool {
 	return x.Location == nil && x.Array == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Declaration) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Location != nil {
-		v, n = x.Location, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Declaration holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a Declaration into the variant matching the kind of
-// JSON value b holds.
-func (x *Declaration) UnmarshalJSON(b []byte) error {
-	var v Declaration
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		v.Location = new(Location)
-		err = json.Unmarshal(b, v.Location)
-	case "array":
-		v.Array = new([]Location)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected object or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // InlineValue is described at
@@ -5415,91 +2144,6 @@ func (x InlineValue) IsZero() bool {
 	return x.InlineValueText == nil && x.InlineValueVariableLookup == nil && x.InlineValueEvaluatableExpression == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x InlineValue) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.InlineValueText != nil {
-		v, n = x.InlineValueText, n+1
-	}
-	if x.InlineValueVariableLookup != nil {
-		v, n = x.InlineValueVariableLookup, n+1
-	}
-	if x.InlineValueEvaluatableExpression != nil {
-		v, n = x.InlineValueEvaluatableExpression, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("InlineValue holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// inlineValueObjects is what an object needs to be each object variant of
-// InlineValue (InlineValueText, InlineValueVariableLookup and
-// InlineValueEvaluatableExpression), over the members "range", "text",
-// "variableName", "caseSensitiveLookup" and "expression", one bit each in this
-// order.
-var inlineValueObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0xd},
-	Required: []uint64{0x9},
-}, {
-	Declared: []uint64{0x11},
-	Required: []uint64{0x1},
-}}
-
-// UnmarshalJSON decodes an InlineValue into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *InlineValue) UnmarshalJSON(b []byte) error {
-	var v InlineValue
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "range":
-				held[0] |= 1 << 0
-			case "text":
-				held[0] |= 1 << 1
-			case "variableName":
-				held[0] |= 1 << 2
-			case "caseSensitiveLookup":
-				held[0] |= 1 << 3
-			case "expression":
-				held[0] |= 1 << 4
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, inlineValueObjects) {
-		case 0:
-			v.InlineValueText = new(InlineValueText)
-			err = json.Unmarshal(b, v.InlineValueText)
-		case 1:
-			v.InlineValueVariableLookup = new(InlineValueVariableLookup)
-			err = json.Unmarshal(b, v.InlineValueVariableLookup)
-		case 2:
-			v.InlineValueEvaluatableExpression = new(InlineValueEvaluatableExpression)
-			err = json.Unmarshal(b, v.InlineValueEvaluatableExpression)
-		default:
-			return errors.New("object matches no variant of InlineValue; an object needs every required member of one variant: InlineValueText (\"range\", \"text\"), InlineValueVariableLookup (\"range\", \"caseSensitiveLookup\") or InlineValueEvaluatableExpression (\"range\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // DocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReport
 //
@@ -5540,82 +2184,6 @@ func NewDocumentDiagnosticReportRelatedUnchangedDocumentDiagnosticReport(v Relat
 // does.
 func (x DocumentDiagnosticReport) IsZero() bool {
 	return x.RelatedFullDocumentDiagnosticReport == nil && x.RelatedUnchangedDocumentDiagnosticReport == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x DocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.RelatedFullDocumentDiagnosticReport != nil {
-		v, n = x.RelatedFullDocumentDiagnosticReport, n+1
-	}
-	if x.RelatedUnchangedDocumentDiagnosticReport != nil {
-		v, n = x.RelatedUnchangedDocumentDiagnosticReport, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("DocumentDiagnosticReport holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// documentDiagnosticReportObjects is what an object needs to be each object
-// variant of DocumentDiagnosticReport (RelatedFullDocumentDiagnosticReport and
-// RelatedUnchangedDocumentDiagnosticReport), over the members "kind",
-// "resultId", "items" and "relatedDocuments", one bit each in this order.
-var documentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0xf},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0xb},
-	Required: []uint64{0x3},
-}}
-
-// UnmarshalJSON decodes a DocumentDiagnosticReport into the variant matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
-func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v DocumentDiagnosticReport
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
-			case "resultId":
-				held[0] |= 1 << 1
-			case "items":
-				held[0] |= 1 << 2
-			case "relatedDocuments":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], documentDiagnosticReportObjects) {
-		case 0:
-			v.RelatedFullDocumentDiagnosticReport = new(RelatedFullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.RelatedFullDocumentDiagnosticReport)
-		case 1:
-			v.RelatedUnchangedDocumentDiagnosticReport = new(RelatedUnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.RelatedUnchangedDocumentDiagnosticReport)
-		default:
-			return errors.New("object matches no variant of DocumentDiagnosticReport; an object needs every required member of one variant: RelatedFullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or RelatedUnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // PrepareRenameResult is described at
@@ -5663,90 +2231,6 @@ func (x PrepareRenameResult) IsZero() bool {
 	return x.Range == nil && x.PrepareRenameResultVariant2 == nil && x.PrepareRenameResultVariant3 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x PrepareRenameResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Range != nil {
-		v, n = x.Range, n+1
-	}
-	if x.PrepareRenameResultVariant2 != nil {
-		v, n = x.PrepareRenameResultVariant2, n+1
-	}
-	if x.PrepareRenameResultVariant3 != nil {
-		v, n = x.PrepareRenameResultVariant3, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("PrepareRenameResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// prepareRenameResultObjects is what an object needs to be each object variant
-// of PrepareRenameResult (Range, PrepareRenameResultVariant2 and
-// PrepareRenameResultVariant3), over the members "start", "end", "range",
-// "placeholder" and "defaultBehavior", one bit each in this order.
-var prepareRenameResultObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0xc},
-	Required: []uint64{0xc},
-}, {
-	Declared: []uint64{0x10},
-	Required: []uint64{0x10},
-}}
-
-// UnmarshalJSON decodes a PrepareRenameResult into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
-func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
-	var v PrepareRenameResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "start":
-				held[0] |= 1 << 0
-			case "end":
-				held[0] |= 1 << 1
-			case "range":
-				held[0] |= 1 << 2
-			case "placeholder":
-				held[0] |= 1 << 3
-			case "defaultBehavior":
-				held[0] |= 1 << 4
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, prepareRenameResultObjects) {
-		case 0:
-			v.Range = new(Range)
-			err = json.Unmarshal(b, v.Range)
-		case 1:
-			v.PrepareRenameResultVariant2 = new(PrepareRenameResultVariant2)
-			err = json.Unmarshal(b, v.PrepareRenameResultVariant2)
-		case 2:
-			v.PrepareRenameResultVariant3 = new(PrepareRenameResultVariant3)
-			err = json.Unmarshal(b, v.PrepareRenameResultVariant3)
-		default:
-			return errors.New("object matches no variant of PrepareRenameResult; an object needs every required member of one variant: Range (\"start\", \"end\"), PrepareRenameResultVariant2 (\"range\", \"placeholder\") or PrepareRenameResultVariant3 (\"defaultBehavior\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ProgressToken is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#progress
 //
@@ -5773,44 +2257,6 @@ func NewProgressTokenString(v string) ProgressToken {
 // does.
 func (x ProgressToken) IsZero() bool {
 	return x.Integer == nil && x.String == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ProgressToken) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ProgressToken holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a ProgressToken into the variant matching the kind of
-// JSON value b holds.
-func (x *ProgressToken) UnmarshalJSON(b []byte) error {
-	var v ProgressToken
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "number":
-		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected number or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceDocumentDiagnosticReport is described at
@@ -5855,85 +2301,6 @@ func (x WorkspaceDocumentDiagnosticReport) IsZero() bool {
 	return x.WorkspaceFullDocumentDiagnosticReport == nil && x.WorkspaceUnchangedDocumentDiagnosticReport == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x WorkspaceDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.WorkspaceFullDocumentDiagnosticReport != nil {
-		v, n = x.WorkspaceFullDocumentDiagnosticReport, n+1
-	}
-	if x.WorkspaceUnchangedDocumentDiagnosticReport != nil {
-		v, n = x.WorkspaceUnchangedDocumentDiagnosticReport, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("WorkspaceDocumentDiagnosticReport holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// workspaceDocumentDiagnosticReportObjects is what an object needs to be each
-// object variant of WorkspaceDocumentDiagnosticReport
-// (WorkspaceFullDocumentDiagnosticReport and
-// WorkspaceUnchangedDocumentDiagnosticReport), over the members "kind",
-// "resultId", "items", "uri" and "version", one bit each in this order.
-var workspaceDocumentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1f},
-	Required: []uint64{0x1d},
-}, {
-	Declared: []uint64{0x1b},
-	Required: []uint64{0x1b},
-}}
-
-// UnmarshalJSON decodes a WorkspaceDocumentDiagnosticReport into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
-	var v WorkspaceDocumentDiagnosticReport
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
-			case "resultId":
-				held[0] |= 1 << 1
-			case "items":
-				held[0] |= 1 << 2
-			case "uri":
-				held[0] |= 1 << 3
-			case "version":
-				held[0] |= 1 << 4
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], workspaceDocumentDiagnosticReportObjects) {
-		case 0:
-			v.WorkspaceFullDocumentDiagnosticReport = new(WorkspaceFullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.WorkspaceFullDocumentDiagnosticReport)
-		case 1:
-			v.WorkspaceUnchangedDocumentDiagnosticReport = new(WorkspaceUnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.WorkspaceUnchangedDocumentDiagnosticReport)
-		default:
-			return errors.New("object matches no variant of WorkspaceDocumentDiagnosticReport; an object needs every required member of one variant: WorkspaceFullDocumentDiagnosticReport (\"kind\": \"full\", \"items\", \"uri\", \"version\") or WorkspaceUnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\", \"uri\", \"version\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentContentChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentContentChangeEvent
 //
@@ -5973,78 +2340,6 @@ func (x TextDocumentContentChangeEvent) IsZero() bool {
 	return x.TextDocumentContentChangeEventVariant1 == nil && x.TextDocumentContentChangeEventVariant2 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentContentChangeEvent) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextDocumentContentChangeEventVariant1 != nil {
-		v, n = x.TextDocumentContentChangeEventVariant1, n+1
-	}
-	if x.TextDocumentContentChangeEventVariant2 != nil {
-		v, n = x.TextDocumentContentChangeEventVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentContentChangeEvent holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentContentChangeEventObjects is what an object needs to be each
-// object variant of TextDocumentContentChangeEvent
-// (TextDocumentContentChangeEventVariant1 and
-// TextDocumentContentChangeEventVariant2), over the members "range",
-// "rangeLength" and "text", one bit each in this order.
-var textDocumentContentChangeEventObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0x4},
-	Required: []uint64{0x4},
-}}
-
-// UnmarshalJSON decodes a TextDocumentContentChangeEvent into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
-	var v TextDocumentContentChangeEvent
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "range":
-				held[0] |= 1 << 0
-			case "rangeLength":
-				held[0] |= 1 << 1
-			case "text":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentContentChangeEventObjects) {
-		case 0:
-			v.TextDocumentContentChangeEventVariant1 = new(TextDocumentContentChangeEventVariant1)
-			err = json.Unmarshal(b, v.TextDocumentContentChangeEventVariant1)
-		case 1:
-			v.TextDocumentContentChangeEventVariant2 = new(TextDocumentContentChangeEventVariant2)
-			err = json.Unmarshal(b, v.TextDocumentContentChangeEventVariant2)
-		default:
-			return errors.New("object matches no variant of TextDocumentContentChangeEvent; an object needs every required member of one variant: TextDocumentContentChangeEventVariant1 (\"range\", \"text\") or TextDocumentContentChangeEventVariant2 (\"text\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // MarkedString is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markedString
 //
@@ -6073,44 +2368,6 @@ func NewMarkedStringMarkedStringVariant2(v MarkedStringVariant2) MarkedString {
 // does.
 func (x MarkedString) IsZero() bool {
 	return x.String == nil && x.MarkedStringVariant2 == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x MarkedString) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkedStringVariant2 != nil {
-		v, n = x.MarkedStringVariant2, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("MarkedString holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
-// JSON value b holds.
-func (x *MarkedString) UnmarshalJSON(b []byte) error {
-	var v MarkedString
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkedStringVariant2 = new(MarkedStringVariant2)
-		err = json.Unmarshal(b, v.MarkedStringVariant2)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DocumentFilter is described at
@@ -6151,86 +2408,6 @@ func (x DocumentFilter) IsZero() bool {
 	return x.TextDocumentFilter == nil && x.NotebookCellTextDocumentFilter == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x DocumentFilter) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextDocumentFilter != nil {
-		v, n = x.TextDocumentFilter, n+1
-	}
-	if x.NotebookCellTextDocumentFilter != nil {
-		v, n = x.NotebookCellTextDocumentFilter, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("DocumentFilter holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// documentFilterObjects is what an object needs to be each object variant of
-// DocumentFilter (TextDocumentFilterVariant1, TextDocumentFilterVariant2,
-// TextDocumentFilterVariant3 and NotebookCellTextDocumentFilter), over the
-// members "language", "scheme", "pattern" and "notebook", one bit each in this
-// order.
-var documentFilterObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x4},
-}, {
-	Declared: []uint64{0x9},
-	Required: []uint64{0x8},
-}}
-
-// UnmarshalJSON decodes a DocumentFilter into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
-	var v DocumentFilter
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "language":
-				held[0] |= 1 << 0
-			case "scheme":
-				held[0] |= 1 << 1
-			case "pattern":
-				held[0] |= 1 << 2
-			case "notebook":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, documentFilterObjects) {
-		case 0, 1, 2:
-			v.TextDocumentFilter = new(TextDocumentFilter)
-			err = json.Unmarshal(b, v.TextDocumentFilter)
-		case 3:
-			v.NotebookCellTextDocumentFilter = new(NotebookCellTextDocumentFilter)
-			err = json.Unmarshal(b, v.NotebookCellTextDocumentFilter)
-		default:
-			return errors.New("object matches no variant of DocumentFilter; an object needs every required member of one variant: TextDocumentFilterVariant1 (\"language\"), TextDocumentFilterVariant2 (\"scheme\"), TextDocumentFilterVariant3 (\"pattern\") or NotebookCellTextDocumentFilter (\"notebook\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // GlobPattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#globPattern
 //
@@ -6259,44 +2436,6 @@ func NewGlobPatternRelativePattern(v RelativePattern) GlobPattern {
 // does.
 func (x GlobPattern) IsZero() bool {
 	return x.Pattern == nil && x.RelativePattern == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x GlobPattern) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Pattern != nil {
-		v, n = x.Pattern, n+1
-	}
-	if x.RelativePattern != nil {
-		v, n = x.RelativePattern, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("GlobPattern holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a GlobPattern into the variant matching the kind of
-// JSON value b holds.
-func (x *GlobPattern) UnmarshalJSON(b []byte) error {
-	var v GlobPattern
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.Pattern = new(Pattern)
-		err = json.Unmarshal(b, v.Pattern)
-	case "object":
-		v.RelativePattern = new(RelativePattern)
-		err = json.Unmarshal(b, v.RelativePattern)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentFilter is described at
@@ -6348,86 +2487,6 @@ func (x TextDocumentFilter) IsZero() bool {
 	return x.TextDocumentFilterVariant1 == nil && x.TextDocumentFilterVariant2 == nil && x.TextDocumentFilterVariant3 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextDocumentFilterVariant1 != nil {
-		v, n = x.TextDocumentFilterVariant1, n+1
-	}
-	if x.TextDocumentFilterVariant2 != nil {
-		v, n = x.TextDocumentFilterVariant2, n+1
-	}
-	if x.TextDocumentFilterVariant3 != nil {
-		v, n = x.TextDocumentFilterVariant3, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentFilter holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentFilterObjects is what an object needs to be each object variant
-// of TextDocumentFilter (TextDocumentFilterVariant1,
-// TextDocumentFilterVariant2 and TextDocumentFilterVariant3), over the members
-// "language", "scheme" and "pattern", one bit each in this order.
-var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x4},
-}}
-
-// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
-func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilter
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "language":
-				held[0] |= 1 << 0
-			case "scheme":
-				held[0] |= 1 << 1
-			case "pattern":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentFilterObjects) {
-		case 0:
-			v.TextDocumentFilterVariant1 = new(TextDocumentFilterVariant1)
-			err = json.Unmarshal(b, v.TextDocumentFilterVariant1)
-		case 1:
-			v.TextDocumentFilterVariant2 = new(TextDocumentFilterVariant2)
-			err = json.Unmarshal(b, v.TextDocumentFilterVariant2)
-		case 2:
-			v.TextDocumentFilterVariant3 = new(TextDocumentFilterVariant3)
-			err = json.Unmarshal(b, v.TextDocumentFilterVariant3)
-		default:
-			return errors.New("object matches no variant of TextDocumentFilter; an object needs every required member of one variant: TextDocumentFilterVariant1 (\"language\"), TextDocumentFilterVariant2 (\"scheme\") or TextDocumentFilterVariant3 (\"pattern\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotebookDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentFilter
 //
@@ -6477,86 +2536,6 @@ func (x NotebookDocumentFilter) IsZero() bool {
 	return x.NotebookDocumentFilterVariant1 == nil && x.NotebookDocumentFilterVariant2 == nil && x.NotebookDocumentFilterVariant3 == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x NotebookDocumentFilter) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.NotebookDocumentFilterVariant1 != nil {
-		v, n = x.NotebookDocumentFilterVariant1, n+1
-	}
-	if x.NotebookDocumentFilterVariant2 != nil {
-		v, n = x.NotebookDocumentFilterVariant2, n+1
-	}
-	if x.NotebookDocumentFilterVariant3 != nil {
-		v, n = x.NotebookDocumentFilterVariant3, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("NotebookDocumentFilter holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// notebookDocumentFilterObjects is what an object needs to be each object
-// variant of NotebookDocumentFilter (NotebookDocumentFilterVariant1,
-// NotebookDocumentFilterVariant2 and NotebookDocumentFilterVariant3), over the
-// members "notebookType", "scheme" and "pattern", one bit each in this order.
-var notebookDocumentFilterObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x4},
-}}
-
-// UnmarshalJSON decodes a NotebookDocumentFilter into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
-func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
-	var v NotebookDocumentFilter
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "notebookType":
-				held[0] |= 1 << 0
-			case "scheme":
-				held[0] |= 1 << 1
-			case "pattern":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, notebookDocumentFilterObjects) {
-		case 0:
-			v.NotebookDocumentFilterVariant1 = new(NotebookDocumentFilterVariant1)
-			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant1)
-		case 1:
-			v.NotebookDocumentFilterVariant2 = new(NotebookDocumentFilterVariant2)
-			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant2)
-		case 2:
-			v.NotebookDocumentFilterVariant3 = new(NotebookDocumentFilterVariant3)
-			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant3)
-		default:
-			return errors.New("object matches no variant of NotebookDocumentFilter; an object needs every required member of one variant: NotebookDocumentFilterVariant1 (\"notebookType\"), NotebookDocumentFilterVariant2 (\"scheme\") or NotebookDocumentFilterVariant3 (\"pattern\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentImplementationResult is the result of
 // textDocument/implementation.
 //
@@ -6593,100 +2572,6 @@ func NewTextDocumentImplementationResultArray(v []DefinitionLink) TextDocumentIm
 // does.
 func (x TextDocumentImplementationResult) IsZero() bool {
 	return x.Definition == nil && x.Array == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentImplementationResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Definition != nil {
-		v, n = x.Definition, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentImplementationResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentImplementationResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentImplementationResult
-// (Location and DefinitionLink), over the members "uri", "range",
-// "originSelectionRange", "targetUri", "targetRange" and
-// "targetSelectionRange", one bit each in this order.
-var textDocumentImplementationResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x3c},
-	Required: []uint64{0x38},
-}}
-
-// UnmarshalJSON decodes a TextDocumentImplementationResult into the variant
-// matching the kind of JSON value b holds. An array decodes into the array
-// variant its first item chooses (an empty one into the first), as the type's
-// comment says.
-func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentImplementationResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
-		case "object":
-			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
-				switch string(key) {
-				case "uri":
-					held[0] |= 1 << 0
-				case "range":
-					held[0] |= 1 << 1
-				case "originSelectionRange":
-					held[0] |= 1 << 2
-				case "targetUri":
-					held[0] |= 1 << 3
-				case "targetRange":
-					held[0] |= 1 << 4
-				case "targetSelectionRange":
-					held[0] |= 1 << 5
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentImplementationResultItemObjects) {
-			case 0:
-				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
-			case 1:
-				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentImplementationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
-		}
-	case "object":
-		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
-	default:
-		return fmt.Errorf("expected array or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentTypeDefinitionResult is the result of
@@ -6727,100 +2612,6 @@ func (x TextDocumentTypeDefinitionResult) IsZero() bool {
 	return x.Definition == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentTypeDefinitionResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Definition != nil {
-		v, n = x.Definition, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentTypeDefinitionResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentTypeDefinitionResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentTypeDefinitionResult
-// (Location and DefinitionLink), over the members "uri", "range",
-// "originSelectionRange", "targetUri", "targetRange" and
-// "targetSelectionRange", one bit each in this order.
-var textDocumentTypeDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x3c},
-	Required: []uint64{0x38},
-}}
-
-// UnmarshalJSON decodes a TextDocumentTypeDefinitionResult into the variant
-// matching the kind of JSON value b holds. An array decodes into the array
-// variant its first item chooses (an empty one into the first), as the type's
-// comment says.
-func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentTypeDefinitionResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
-		case "object":
-			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
-				switch string(key) {
-				case "uri":
-					held[0] |= 1 << 0
-				case "range":
-					held[0] |= 1 << 1
-				case "originSelectionRange":
-					held[0] |= 1 << 2
-				case "targetUri":
-					held[0] |= 1 << 3
-				case "targetRange":
-					held[0] |= 1 << 4
-				case "targetSelectionRange":
-					held[0] |= 1 << 5
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentTypeDefinitionResultItemObjects) {
-			case 0:
-				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
-			case 1:
-				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentTypeDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
-		}
-	case "object":
-		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
-	default:
-		return fmt.Errorf("expected array or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentDeclarationResult is the result of textDocument/declaration.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -6856,100 +2647,6 @@ func NewTextDocumentDeclarationResultArray(v []DeclarationLink) TextDocumentDecl
 // does.
 func (x TextDocumentDeclarationResult) IsZero() bool {
 	return x.Declaration == nil && x.Array == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentDeclarationResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Declaration != nil {
-		v, n = x.Declaration, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentDeclarationResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentDeclarationResultItemObjects is what an object needs to be the
-// first item of each array variant of TextDocumentDeclarationResult (Location
-// and DeclarationLink), over the members "uri", "range",
-// "originSelectionRange", "targetUri", "targetRange" and
-// "targetSelectionRange", one bit each in this order.
-var textDocumentDeclarationResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x3c},
-	Required: []uint64{0x38},
-}}
-
-// UnmarshalJSON decodes a TextDocumentDeclarationResult into the variant
-// matching the kind of JSON value b holds. An array decodes into the array
-// variant its first item chooses (an empty one into the first), as the type's
-// comment says.
-func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentDeclarationResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.Declaration = new(Declaration)
-			err = json.Unmarshal(b, v.Declaration)
-		case "object":
-			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
-				switch string(key) {
-				case "uri":
-					held[0] |= 1 << 0
-				case "range":
-					held[0] |= 1 << 1
-				case "originSelectionRange":
-					held[0] |= 1 << 2
-				case "targetUri":
-					held[0] |= 1 << 3
-				case "targetRange":
-					held[0] |= 1 << 4
-				case "targetSelectionRange":
-					held[0] |= 1 << 5
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDeclarationResultItemObjects) {
-			case 0:
-				v.Declaration = new(Declaration)
-				err = json.Unmarshal(b, v.Declaration)
-			case 1:
-				v.Array = new([]DeclarationLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DeclarationLink])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDeclarationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DeclarationLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DeclarationLink[], got JSON %s", itemKind))
-		}
-	case "object":
-		v.Declaration = new(Declaration)
-		err = json.Unmarshal(b, v.Declaration)
-	default:
-		return fmt.Errorf("expected array or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentSemanticTokensFullDeltaResult is the result of
@@ -6989,77 +2686,6 @@ func (x TextDocumentSemanticTokensFullDeltaResult) IsZero() bool {
 	return x.SemanticTokens == nil && x.SemanticTokensDelta == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentSemanticTokensFullDeltaResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.SemanticTokens != nil {
-		v, n = x.SemanticTokens, n+1
-	}
-	if x.SemanticTokensDelta != nil {
-		v, n = x.SemanticTokensDelta, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentSemanticTokensFullDeltaResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentSemanticTokensFullDeltaResultObjects is what an object needs to
-// be each object variant of TextDocumentSemanticTokensFullDeltaResult
-// (SemanticTokens and SemanticTokensDelta), over the members "resultId",
-// "data" and "edits", one bit each in this order.
-var textDocumentSemanticTokensFullDeltaResultObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x2},
-}, {
-	Declared: []uint64{0x5},
-	Required: []uint64{0x4},
-}}
-
-// UnmarshalJSON decodes a TextDocumentSemanticTokensFullDeltaResult into the
-// variant matching the kind of JSON value b holds. An object decodes into the
-// object variant the members it holds choose, as the type's comment says.
-func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentSemanticTokensFullDeltaResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "resultId":
-				held[0] |= 1 << 0
-			case "data":
-				held[0] |= 1 << 1
-			case "edits":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentSemanticTokensFullDeltaResultObjects) {
-		case 0:
-			v.SemanticTokens = new(SemanticTokens)
-			err = json.Unmarshal(b, v.SemanticTokens)
-		case 1:
-			v.SemanticTokensDelta = new(SemanticTokensDelta)
-			err = json.Unmarshal(b, v.SemanticTokensDelta)
-		default:
-			return errors.New("object matches no variant of TextDocumentSemanticTokensFullDeltaResult; an object needs every required member of one variant: SemanticTokens (\"data\") or SemanticTokensDelta (\"edits\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentInlineCompletionResult is the result of
 // textDocument/inlineCompletion.
 //
@@ -7090,44 +2716,6 @@ func (x TextDocumentInlineCompletionResult) IsZero() bool {
 	return x.InlineCompletionList == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentInlineCompletionResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.InlineCompletionList != nil {
-		v, n = x.InlineCompletionList, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentInlineCompletionResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a TextDocumentInlineCompletionResult into the variant
-// matching the kind of JSON value b holds.
-func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentInlineCompletionResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		v.InlineCompletionList = new(InlineCompletionList)
-		err = json.Unmarshal(b, v.InlineCompletionList)
-	case "array":
-		v.Array = new([]InlineCompletionItem)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected object or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentCompletionResult is the result of textDocument/completion.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -7155,44 +2743,6 @@ func NewTextDocumentCompletionResultCompletionList(v CompletionList) TextDocumen
 // does.
 func (x TextDocumentCompletionResult) IsZero() bool {
 	return x.Array == nil && x.CompletionList == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentCompletionResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if x.CompletionList != nil {
-		v, n = x.CompletionList, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentCompletionResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a TextDocumentCompletionResult into the variant
-// matching the kind of JSON value b holds.
-func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentCompletionResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		v.Array = new([]CompletionItem)
-		err = json.Unmarshal(b, v.Array)
-	case "object":
-		v.CompletionList = new(CompletionList)
-		err = json.Unmarshal(b, v.CompletionList)
-	default:
-		return fmt.Errorf("expected array or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentDefinitionResult is the result of textDocument/definition.
@@ -7230,100 +2780,6 @@ func NewTextDocumentDefinitionResultArray(v []DefinitionLink) TextDocumentDefini
 // does.
 func (x TextDocumentDefinitionResult) IsZero() bool {
 	return x.Definition == nil && x.Array == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentDefinitionResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Definition != nil {
-		v, n = x.Definition, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentDefinitionResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentDefinitionResultItemObjects is what an object needs to be the
-// first item of each array variant of TextDocumentDefinitionResult (Location
-// and DefinitionLink), over the members "uri", "range",
-// "originSelectionRange", "targetUri", "targetRange" and
-// "targetSelectionRange", one bit each in this order.
-var textDocumentDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x3c},
-	Required: []uint64{0x38},
-}}
-
-// UnmarshalJSON decodes a TextDocumentDefinitionResult into the variant
-// matching the kind of JSON value b holds. An array decodes into the array
-// variant its first item chooses (an empty one into the first), as the type's
-// comment says.
-func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentDefinitionResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
-		case "object":
-			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
-				switch string(key) {
-				case "uri":
-					held[0] |= 1 << 0
-				case "range":
-					held[0] |= 1 << 1
-				case "originSelectionRange":
-					held[0] |= 1 << 2
-				case "targetUri":
-					held[0] |= 1 << 3
-				case "targetRange":
-					held[0] |= 1 << 4
-				case "targetSelectionRange":
-					held[0] |= 1 << 5
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDefinitionResultItemObjects) {
-			case 0:
-				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
-			case 1:
-				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
-		}
-	case "object":
-		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
-	default:
-		return fmt.Errorf("expected array or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentDocumentSymbolResult is the result of
@@ -7364,108 +2820,6 @@ func (x TextDocumentDocumentSymbolResult) IsZero() bool {
 	return x.SymbolInformationList == nil && x.DocumentSymbolList == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentDocumentSymbolResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.SymbolInformationList != nil {
-		v, n = x.SymbolInformationList, n+1
-	}
-	if x.DocumentSymbolList != nil {
-		v, n = x.DocumentSymbolList, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentDocumentSymbolResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentDocumentSymbolResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentDocumentSymbolResult
-// (SymbolInformation and DocumentSymbol), over the members "name", "kind",
-// "tags", "containerName", "deprecated", "location", "detail", "range",
-// "selectionRange" and "children", one bit each in this order.
-var textDocumentDocumentSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3f},
-	Required: []uint64{0x23},
-}, {
-	Declared: []uint64{0x3d7},
-	Required: []uint64{0x183},
-}}
-
-// UnmarshalJSON decodes a TextDocumentDocumentSymbolResult into the variant
-// matching the kind of JSON value b holds. An array decodes into the array
-// variant its first item chooses (an empty one into the first), as the type's
-// comment says.
-func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
-	var v TextDocumentDocumentSymbolResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.SymbolInformationList = new([]SymbolInformation)
-			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
-		case "object":
-			var held [1]uint64
-			var failed [2]bool
-			err = jsonrpc.DecodeObject(item, func(key, value []byte) error {
-				switch string(key) {
-				case "name":
-					held[0] |= 1 << 0
-				case "kind":
-					held[0] |= 1 << 1
-					failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
-					failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
-				case "tags":
-					held[0] |= 1 << 2
-				case "containerName":
-					held[0] |= 1 << 3
-				case "deprecated":
-					held[0] |= 1 << 4
-				case "location":
-					held[0] |= 1 << 5
-				case "detail":
-					held[0] |= 1 << 6
-				case "range":
-					held[0] |= 1 << 7
-				case "selectionRange":
-					held[0] |= 1 << 8
-				case "children":
-					held[0] |= 1 << 9
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], failed[:], textDocumentDocumentSymbolResultItemObjects) {
-			case 0:
-				v.SymbolInformationList = new([]SymbolInformation)
-				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
-			case 1:
-				v.DocumentSymbolList = new([]DocumentSymbol)
-				err = jsonrpc.DecodeArray(b, v.DocumentSymbolList, jsonrpc.UnmarshalJSON[DocumentSymbol])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDocumentSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or DocumentSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"range\", \"selectionRange\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or DocumentSymbol[], got JSON %s", itemKind))
-		}
-	default:
-		return fmt.Errorf("expected array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentCodeActionResultItem is an element of the result of
 // textDocument/codeAction.
 //
@@ -7500,89 +2854,6 @@ func NewTextDocumentCodeActionResultItemCodeAction(v CodeAction) TextDocumentCod
 // does.
 func (x TextDocumentCodeActionResultItem) IsZero() bool {
 	return x.Command == nil && x.CodeAction == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentCodeActionResultItem) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Command != nil {
-		v, n = x.Command, n+1
-	}
-	if x.CodeAction != nil {
-		v, n = x.CodeAction, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentCodeActionResultItem holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentCodeActionResultItemObjects is what an object needs to be each
-// object variant of TextDocumentCodeActionResultItem (Command and CodeAction),
-// over the members "title", "command", "arguments", "kind", "diagnostics",
-// "isPreferred", "disabled", "edit" and "data", one bit each in this order.
-var textDocumentCodeActionResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x1fb},
-	Required: []uint64{0x1},
-}}
-
-// UnmarshalJSON decodes a TextDocumentCodeActionResultItem into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
-func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
-	var v TextDocumentCodeActionResultItem
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "title":
-				held[0] |= 1 << 0
-			case "command":
-				held[0] |= 1 << 1
-			case "arguments":
-				held[0] |= 1 << 2
-			case "kind":
-				held[0] |= 1 << 3
-			case "diagnostics":
-				held[0] |= 1 << 4
-			case "isPreferred":
-				held[0] |= 1 << 5
-			case "disabled":
-				held[0] |= 1 << 6
-			case "edit":
-				held[0] |= 1 << 7
-			case "data":
-				held[0] |= 1 << 8
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentCodeActionResultItemObjects) {
-		case 0:
-			v.Command = new(Command)
-			err = json.Unmarshal(b, v.Command)
-		case 1:
-			v.CodeAction = new(CodeAction)
-			err = json.Unmarshal(b, v.CodeAction)
-		default:
-			return errors.New("object matches no variant of TextDocumentCodeActionResultItem; an object needs every required member of one variant: Command (\"title\", \"command\") or CodeAction (\"title\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // WorkspaceSymbolResult is the result of workspace/symbol.
@@ -7620,99 +2891,4 @@ func NewWorkspaceSymbolResultWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceS
 // does.
 func (x WorkspaceSymbolResult) IsZero() bool {
 	return x.SymbolInformationList == nil && x.WorkspaceSymbolList == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x WorkspaceSymbolResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.SymbolInformationList != nil {
-		v, n = x.SymbolInformationList, n+1
-	}
-	if x.WorkspaceSymbolList != nil {
-		v, n = x.WorkspaceSymbolList, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("WorkspaceSymbolResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// workspaceSymbolResultItemObjects is what an object needs to be the first
-// item of each array variant of WorkspaceSymbolResult (SymbolInformation and
-// WorkspaceSymbol), over the members "name", "kind", "tags", "containerName",
-// "deprecated", "location" and "data", one bit each in this order.
-var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3f},
-	Required: []uint64{0x23},
-}, {
-	Declared: []uint64{0x6f},
-	Required: []uint64{0x23},
-}}
-
-// UnmarshalJSON decodes a WorkspaceSymbolResult into the variant matching the
-// kind of JSON value b holds. An array decodes into the array variant its
-// first item chooses (an empty one into the first), as the type's comment
-// says.
-func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbolResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.SymbolInformationList = new([]SymbolInformation)
-			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
-		case "object":
-			var held [1]uint64
-			var failed [2]bool
-			err = jsonrpc.DecodeObject(item, func(key, value []byte) error {
-				switch string(key) {
-				case "name":
-					held[0] |= 1 << 0
-				case "kind":
-					held[0] |= 1 << 1
-					failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
-					failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
-				case "tags":
-					held[0] |= 1 << 2
-				case "containerName":
-					held[0] |= 1 << 3
-				case "deprecated":
-					held[0] |= 1 << 4
-				case "location":
-					held[0] |= 1 << 5
-				case "data":
-					held[0] |= 1 << 6
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], failed[:], workspaceSymbolResultItemObjects) {
-			case 0:
-				v.SymbolInformationList = new([]SymbolInformation)
-				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
-			case 1:
-				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
-				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or WorkspaceSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
-		}
-	default:
-		return fmt.Errorf("expected array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }

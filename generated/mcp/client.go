@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Client is the client side of the protocol: the host application's connector;
@@ -456,7 +457,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return impl.ListRoots(ctx, params)
 		case MethodElicit:
 			if req.Params == nil {
-				return nil, jsonrpc.MissingParams()
+				return nil, rpcimpl.MissingParams()
 			}
 			var params ElicitRequestParams
 			if err := req.DecodeParams(&params); err != nil {

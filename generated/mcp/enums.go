@@ -5,12 +5,6 @@
 
 package mcp
 
-import (
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // Role says who a message or content is meant for or comes from in a
 // conversation.
 type Role string
@@ -28,19 +22,6 @@ func (x Role) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a Role, refusing values it does not list.
-func (x *Role) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !Role(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\" or \"assistant\"", jsonrpc.Truncate(v))
-	}
-	*x = Role(v)
-	return nil
 }
 
 // IconTheme is the background the icon is designed for.
@@ -63,19 +44,6 @@ func (x IconTheme) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an IconTheme, refusing values it does not list.
-func (x *IconTheme) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !IconTheme(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"light\" or \"dark\"", jsonrpc.Truncate(v))
-	}
-	*x = IconTheme(v)
-	return nil
-}
-
 // TaskSupport says whether tools/call may or must run as a task.
 //
 // It is the taskSupport member of [ToolExecution].
@@ -95,19 +63,6 @@ func (x TaskSupport) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a TaskSupport, refusing values it does not list.
-func (x *TaskSupport) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !TaskSupport(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"forbidden\", \"optional\" or \"required\"", jsonrpc.Truncate(v))
-	}
-	*x = TaskSupport(v)
-	return nil
 }
 
 // TaskStatus says where a task stands; completed, failed and cancelled are
@@ -137,19 +92,6 @@ func (x TaskStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TaskStatus, refusing values it does not list.
-func (x *TaskStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !TaskStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"working\", \"input_required\", \"completed\", \"failed\" or \"cancelled\"", jsonrpc.Truncate(v))
-	}
-	*x = TaskStatus(v)
-	return nil
-}
-
 // LoggingLevel is one of the 8 values below.
 //
 // Syslog severities (RFC 5424), least severe first.
@@ -176,19 +118,6 @@ func (x LoggingLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LoggingLevel, refusing values it does not list.
-func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !LoggingLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\" or \"emergency\"", jsonrpc.Truncate(v))
-	}
-	*x = LoggingLevel(v)
-	return nil
-}
-
 // ToolChoiceMode is the mode member of [ToolChoice].
 type ToolChoiceMode string
 
@@ -206,19 +135,6 @@ func (x ToolChoiceMode) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a ToolChoiceMode, refusing values it does not list.
-func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ToolChoiceMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"auto\", \"required\" or \"none\"", jsonrpc.Truncate(v))
-	}
-	*x = ToolChoiceMode(v)
-	return nil
 }
 
 // IncludeContext is the includeContext member of [CreateMessageRequestParams].
@@ -244,19 +160,6 @@ func (x IncludeContext) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an IncludeContext, refusing values it does not list.
-func (x *IncludeContext) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !IncludeContext(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"none\", \"thisServer\" or \"allServers\"", jsonrpc.Truncate(v))
-	}
-	*x = IncludeContext(v)
-	return nil
-}
-
 // StringFormat is the formats a string property of an elicitation form may
 // require.
 type StringFormat string
@@ -278,19 +181,6 @@ func (x StringFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a StringFormat, refusing values it does not list.
-func (x *StringFormat) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !StringFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"email\", \"uri\", \"date\" or \"date-time\"", jsonrpc.Truncate(v))
-	}
-	*x = StringFormat(v)
-	return nil
-}
-
 // NumberSchemaType is the type member of [NumberSchema].
 type NumberSchemaType string
 
@@ -307,19 +197,6 @@ func (x NumberSchemaType) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a NumberSchemaType, refusing values it does not list.
-func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !NumberSchemaType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", jsonrpc.Truncate(v))
-	}
-	*x = NumberSchemaType(v)
-	return nil
 }
 
 // ElicitAction is the action member of [ElicitResult].
@@ -343,17 +220,4 @@ func (x ElicitAction) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an ElicitAction, refusing values it does not list.
-func (x *ElicitAction) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ElicitAction(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"accept\", \"decline\" or \"cancel\"", jsonrpc.Truncate(v))
-	}
-	*x = ElicitAction(v)
-	return nil
 }

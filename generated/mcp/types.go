@@ -7,8 +7,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -24,35 +22,6 @@ type Meta struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x Meta) MarshalJSON() ([]byte, error) {
-	type plain Meta
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Meta) UnmarshalJSON(b []byte) error {
-	var v Meta
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // RequestMeta is the _meta member of request params; it may ask for progress
 // reports.
 type RequestMeta struct {
@@ -63,77 +32,9 @@ type RequestMeta struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x RequestMeta) MarshalJSON() ([]byte, error) {
-	type plain RequestMeta
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RequestMeta) UnmarshalJSON(b []byte) error {
-	var v RequestMeta
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "progressToken":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("progressToken", v.ProgressToken.UnmarshalJSON(value))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // RequestParams is the members every request's params may hold.
 type RequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RequestParams) UnmarshalJSON(b []byte) error {
-	var v RequestParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TaskMetadata asks the receiver to run the request as a task instead of
@@ -142,35 +43,6 @@ type TaskMetadata struct {
 	// How long, in milliseconds from creation, the task and its result should be
 	// kept.
 	TTL *int64 `json:"ttl,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.TTL != nil {
-		b = append(b, `,"ttl":`...)
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TaskMetadata) UnmarshalJSON(b []byte) error {
-	var v TaskMetadata
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "ttl":
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TaskAugmentedRequestParams holds the params of requests that may run as
@@ -182,81 +54,9 @@ type TaskAugmentedRequestParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Task != nil {
-		b = append(b, `,"task":`...)
-		if b, err = x.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
-	var v TaskAugmentedRequestParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotificationParams is the members every notification's params may hold.
 type NotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotificationParams) UnmarshalJSON(b []byte) error {
-	var v NotificationParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Result is the members every result may hold; other members are kept as sent.
@@ -267,78 +67,12 @@ type Result struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Result) UnmarshalJSON(b []byte) error {
-	var v Result
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // EmptyResult is a result that only acknowledges the request.
 type EmptyResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x EmptyResult) MarshalJSON() ([]byte, error) {
-	type plain EmptyResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EmptyResult) UnmarshalJSON(b []byte) error {
-	var v EmptyResult
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // PaginatedRequestParams holds the params of list requests, which return their
@@ -350,44 +84,6 @@ type PaginatedRequestParams struct {
 	Cursor Cursor `json:"cursor,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Cursor != "" {
-		b = append(b, `,"cursor":`...)
-		b = jsonrpc.AppendString(b, x.Cursor)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var v PaginatedRequestParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "cursor":
-			return jsonrpc.AtField("cursor", jsonrpc.DecodeString(value, &v.Cursor))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // PaginatedResult is a page of a list.
 type PaginatedResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
@@ -397,41 +93,6 @@ type PaginatedResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	type plain PaginatedResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var v PaginatedResult
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Icon is an image a client may show for a server, tool, resource or prompt.
@@ -449,100 +110,9 @@ type Icon struct {
 	Theme IconTheme `json:"theme,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Icon) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"src":`...)
-	b = jsonrpc.AppendString(b, x.Src)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Sizes != nil {
-		b = append(b, `,"sizes":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Sizes); err != nil {
-			return nil, err
-		}
-	}
-	if x.Theme != "" {
-		b = append(b, `,"theme":`...)
-		b = jsonrpc.AppendString(b, x.Theme)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Icon) UnmarshalJSON(b []byte) error {
-	var v Icon
-	var has struct {
-		Src bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "src":
-			has.Src = true
-			return jsonrpc.AtField("src", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Src)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "sizes":
-			return jsonrpc.AtField("sizes", json.Unmarshal(value, &v.Sizes))
-		case "theme":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("theme", v.Theme.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Src:
-		return jsonrpc.MissingField("src")
-	}
-	*x = v
-	return nil
-}
-
 // Icons to show for an object.
 type Icons struct {
 	Icons []Icon `json:"icons,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Icons) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Icons) UnmarshalJSON(b []byte) error {
-	var v Icons
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // BaseMetadata is a programmatic name and an optional human-readable title.
@@ -553,47 +123,6 @@ type BaseMetadata struct {
 
 	// The name to show to people.
 	Title string `json:"title,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
-	var v BaseMetadata
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // Implementation identifies a client or server program.
@@ -612,75 +141,6 @@ type Implementation struct {
 	WebsiteURL string `json:"websiteUrl,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.WebsiteURL != "" {
-		b = append(b, `,"websiteUrl":`...)
-		b = jsonrpc.AppendString(b, x.WebsiteURL)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Implementation) UnmarshalJSON(b []byte) error {
-	var v Implementation
-	var has struct {
-		Name, Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "websiteUrl":
-			return jsonrpc.AtField("websiteUrl", jsonrpc.DecodeString(value, &v.WebsiteURL))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
-}
-
 // Capability is a capability switch: an object whose presence turns the
 // feature on; its members are reserved for future settings and kept as sent.
 type Capability struct {
@@ -688,68 +148,10 @@ type Capability struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x Capability) MarshalJSON() ([]byte, error) {
-	type plain Capability
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Capability) UnmarshalJSON(b []byte) error {
-	var v Capability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ListChangedCapability is a feature whose list may change during the session.
 type ListChangedCapability struct {
 	// The side sends a list_changed notification when the list changes.
 	ListChanged bool `json:"listChanged,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListChangedCapability) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.ListChanged {
-		b = append(b, `,"listChanged":`...)
-		b = jsonrpc.AppendBool(b, x.ListChanged)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
-	var v ListChangedCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "listChanged":
-			return jsonrpc.AtField("listChanged", jsonrpc.DecodeBool(value, &v.ListChanged))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ClientCapabilities says what the client supports; a missing member means the
@@ -775,47 +177,6 @@ type ClientCapabilities struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilities
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var v ClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.UnmarshalJSON[Capability]))
-		case "roots":
-			return jsonrpc.AtField("roots", jsonrpc.DecodeOptional(value, &v.Roots, jsonrpc.UnmarshalJSON[ListChangedCapability]))
-		case "sampling":
-			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[SamplingCapability]))
-		case "elicitation":
-			return jsonrpc.AtField("elicitation", jsonrpc.DecodeOptional(value, &v.Elicitation, jsonrpc.UnmarshalJSON[ElicitationCapability]))
-		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ClientTasksCapability]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SamplingCapability is the client answers sampling/createMessage.
 //
 // It is the sampling member of [ClientCapabilities].
@@ -827,46 +188,6 @@ type SamplingCapability struct {
 	Tools *Capability `json:"tools,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SamplingCapability) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Context != nil {
-		b = append(b, `,"context":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tools != nil {
-		b = append(b, `,"tools":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
-	var v SamplingCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[Capability]))
-		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[Capability]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ElicitationCapability is the client answers elicitation/create. An empty
 // object means form mode only.
 //
@@ -874,46 +195,6 @@ func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
 type ElicitationCapability struct {
 	Form *Capability `json:"form,omitempty"`
 	URL  *Capability `json:"url,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitationCapability) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Form != nil {
-		b = append(b, `,"form":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Form); err != nil {
-			return nil, err
-		}
-	}
-	if x.URL != nil {
-		b = append(b, `,"url":`...)
-		if b, err = jsonrpc.AppendValue(b, x.URL); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitationCapability) UnmarshalJSON(b []byte) error {
-	var v ElicitationCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "form":
-			return jsonrpc.AtField("form", jsonrpc.DecodeOptional(value, &v.Form, jsonrpc.UnmarshalJSON[Capability]))
-		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.UnmarshalJSON[Capability]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ClientTasksCapability is the client runs some of the server's requests as
@@ -929,98 +210,10 @@ type ClientTasksCapability struct {
 	Requests *ClientTaskRequests `json:"requests,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientTasksCapability) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.List != nil {
-		b = append(b, `,"list":`...)
-		if b, err = jsonrpc.AppendValue(b, x.List); err != nil {
-			return nil, err
-		}
-	}
-	if x.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cancel); err != nil {
-			return nil, err
-		}
-	}
-	if x.Requests != nil {
-		b = append(b, `,"requests":`...)
-		if b, err = x.Requests.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ClientTasksCapability) UnmarshalJSON(b []byte) error {
-	var v ClientTasksCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "list":
-			return jsonrpc.AtField("list", jsonrpc.DecodeOptional(value, &v.List, jsonrpc.UnmarshalJSON[Capability]))
-		case "cancel":
-			return jsonrpc.AtField("cancel", jsonrpc.DecodeOptional(value, &v.Cancel, jsonrpc.UnmarshalJSON[Capability]))
-		case "requests":
-			return jsonrpc.AtField("requests", jsonrpc.DecodeOptional(value, &v.Requests, jsonrpc.UnmarshalJSON[ClientTaskRequests]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ClientTaskRequests is the requests member of [ClientTasksCapability].
 type ClientTaskRequests struct {
 	Sampling    *ClientTaskSampling    `json:"sampling,omitempty"`
 	Elicitation *ClientTaskElicitation `json:"elicitation,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientTaskRequests) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Sampling != nil {
-		b = append(b, `,"sampling":`...)
-		if b, err = x.Sampling.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
-		if b, err = x.Elicitation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ClientTaskRequests) UnmarshalJSON(b []byte) error {
-	var v ClientTaskRequests
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "sampling":
-			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[ClientTaskSampling]))
-		case "elicitation":
-			return jsonrpc.AtField("elicitation", jsonrpc.DecodeOptional(value, &v.Elicitation, jsonrpc.UnmarshalJSON[ClientTaskElicitation]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ClientTaskSampling is the sampling member of [ClientTaskRequests].
@@ -1028,73 +221,9 @@ type ClientTaskSampling struct {
 	CreateMessage *Capability `json:"createMessage,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientTaskSampling) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.CreateMessage != nil {
-		b = append(b, `,"createMessage":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CreateMessage); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
-	var v ClientTaskSampling
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "createMessage":
-			return jsonrpc.AtField("createMessage", jsonrpc.DecodeOptional(value, &v.CreateMessage, jsonrpc.UnmarshalJSON[Capability]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ClientTaskElicitation is the elicitation member of [ClientTaskRequests].
 type ClientTaskElicitation struct {
 	Create *Capability `json:"create,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientTaskElicitation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Create != nil {
-		b = append(b, `,"create":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Create); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
-	var v ClientTaskElicitation
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "create":
-			return jsonrpc.AtField("create", jsonrpc.DecodeOptional(value, &v.Create, jsonrpc.UnmarshalJSON[Capability]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerCapabilities says what the server offers; a missing member means the
@@ -1126,51 +255,6 @@ type ServerCapabilities struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilities
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var v ServerCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.UnmarshalJSON[Capability]))
-		case "logging":
-			return jsonrpc.AtField("logging", jsonrpc.DecodeOptional(value, &v.Logging, jsonrpc.UnmarshalJSON[Capability]))
-		case "completions":
-			return jsonrpc.AtField("completions", jsonrpc.DecodeOptional(value, &v.Completions, jsonrpc.UnmarshalJSON[Capability]))
-		case "prompts":
-			return jsonrpc.AtField("prompts", jsonrpc.DecodeOptional(value, &v.Prompts, jsonrpc.UnmarshalJSON[ListChangedCapability]))
-		case "resources":
-			return jsonrpc.AtField("resources", jsonrpc.DecodeOptional(value, &v.Resources, jsonrpc.UnmarshalJSON[ResourcesCapability]))
-		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[ListChangedCapability]))
-		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ServerTasksCapability]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ResourcesCapability is the server offers resources.
 //
 // It is the resources member of [ServerCapabilities].
@@ -1178,41 +262,6 @@ type ResourcesCapability struct {
 	// Answers resources/subscribe and unsubscribe.
 	Subscribe   bool `json:"subscribe,omitempty"`
 	ListChanged bool `json:"listChanged,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourcesCapability) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Subscribe {
-		b = append(b, `,"subscribe":`...)
-		b = jsonrpc.AppendBool(b, x.Subscribe)
-	}
-	if x.ListChanged {
-		b = append(b, `,"listChanged":`...)
-		b = jsonrpc.AppendBool(b, x.ListChanged)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
-	var v ResourcesCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "subscribe":
-			return jsonrpc.AtField("subscribe", jsonrpc.DecodeBool(value, &v.Subscribe))
-		case "listChanged":
-			return jsonrpc.AtField("listChanged", jsonrpc.DecodeBool(value, &v.ListChanged))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ServerTasksCapability is the server runs some of the client's requests as
@@ -1228,126 +277,14 @@ type ServerTasksCapability struct {
 	Requests *ServerTaskRequests `json:"requests,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerTasksCapability) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.List != nil {
-		b = append(b, `,"list":`...)
-		if b, err = jsonrpc.AppendValue(b, x.List); err != nil {
-			return nil, err
-		}
-	}
-	if x.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cancel); err != nil {
-			return nil, err
-		}
-	}
-	if x.Requests != nil {
-		b = append(b, `,"requests":`...)
-		if b, err = x.Requests.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ServerTasksCapability) UnmarshalJSON(b []byte) error {
-	var v ServerTasksCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "list":
-			return jsonrpc.AtField("list", jsonrpc.DecodeOptional(value, &v.List, jsonrpc.UnmarshalJSON[Capability]))
-		case "cancel":
-			return jsonrpc.AtField("cancel", jsonrpc.DecodeOptional(value, &v.Cancel, jsonrpc.UnmarshalJSON[Capability]))
-		case "requests":
-			return jsonrpc.AtField("requests", jsonrpc.DecodeOptional(value, &v.Requests, jsonrpc.UnmarshalJSON[ServerTaskRequests]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerTaskRequests is the requests member of [ServerTasksCapability].
 type ServerTaskRequests struct {
 	Tools *ServerTaskTools `json:"tools,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerTaskRequests) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Tools != nil {
-		b = append(b, `,"tools":`...)
-		if b, err = x.Tools.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
-	var v ServerTaskRequests
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[ServerTaskTools]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ServerTaskTools is the tools member of [ServerTaskRequests].
 type ServerTaskTools struct {
 	Call *Capability `json:"call,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerTaskTools) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Call != nil {
-		b = append(b, `,"call":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Call); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ServerTaskTools) UnmarshalJSON(b []byte) error {
-	var v ServerTaskTools
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "call":
-			return jsonrpc.AtField("call", jsonrpc.DecodeOptional(value, &v.Call, jsonrpc.UnmarshalJSON[Capability]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Annotations holds the hints to the client about how to use or show an
@@ -1364,54 +301,6 @@ type Annotations struct {
 	LastModified string `json:"lastModified,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Audience != nil {
-		b = append(b, `,"audience":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Audience); err != nil {
-			return nil, err
-		}
-	}
-	if x.Priority != nil {
-		b = append(b, `,"priority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if x.LastModified != "" {
-		b = append(b, `,"lastModified":`...)
-		b = jsonrpc.AppendString(b, x.LastModified)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Annotations) UnmarshalJSON(b []byte) error {
-	var v Annotations
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "audience":
-			return jsonrpc.AtField("audience", jsonrpc.DecodeArray(value, &v.Audience, jsonrpc.UnmarshalJSON[Role]))
-		case "priority":
-			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
-			}))
-		case "lastModified":
-			return jsonrpc.AtField("lastModified", jsonrpc.DecodeString(value, &v.LastModified))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TextContent holds the text given to or produced by a model.
 type TextContent struct {
 	// Always "text"; MarshalJSON fills it in when left empty.
@@ -1419,84 +308,6 @@ type TextContent struct {
 	Text        string       `json:"text"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Meta        *Meta        `json:"_meta,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TextContent) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "text"
-	} else if x.Type != "text" {
-		return nil, fmt.Errorf("type must be \"text\", not %q", x.Type)
-	}
-	type plain TextContent
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextContent) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "text"
-	} else if x.Type != "text" {
-		return nil, fmt.Errorf("type must be \"text\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextContent) UnmarshalJSON(b []byte) error {
-	var v TextContent
-	var has struct {
-		Type, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "text":
-		return jsonrpc.AtField("type", errors.New("must be \"text\""))
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // ImageContent is an image given to or produced by a model.
@@ -1511,91 +322,6 @@ type ImageContent struct {
 	Meta        *Meta        `json:"_meta,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ImageContent) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "image"
-	} else if x.Type != "image" {
-		return nil, fmt.Errorf("type must be \"image\", not %q", x.Type)
-	}
-	type plain ImageContent
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "image"
-	} else if x.Type != "image" {
-		return nil, fmt.Errorf("type must be \"image\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
-	b = append(b, `,"mimeType":`...)
-	b = jsonrpc.AppendString(b, x.MimeType)
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ImageContent) UnmarshalJSON(b []byte) error {
-	var v ImageContent
-	var has struct {
-		Type, Data, MimeType bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "data":
-			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
-		case "mimeType":
-			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MimeType)))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "image":
-		return jsonrpc.AtField("type", errors.New("must be \"image\""))
-	case !has.Data:
-		return jsonrpc.MissingField("data")
-	case !has.MimeType:
-		return jsonrpc.MissingField("mimeType")
-	}
-	*x = v
-	return nil
-}
-
 // AudioContent holds the audio given to or produced by a model.
 type AudioContent struct {
 	// Always "audio"; MarshalJSON fills it in when left empty.
@@ -1606,91 +332,6 @@ type AudioContent struct {
 	MimeType    string       `json:"mimeType"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Meta        *Meta        `json:"_meta,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x AudioContent) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "audio"
-	} else if x.Type != "audio" {
-		return nil, fmt.Errorf("type must be \"audio\", not %q", x.Type)
-	}
-	type plain AudioContent
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "audio"
-	} else if x.Type != "audio" {
-		return nil, fmt.Errorf("type must be \"audio\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
-	b = append(b, `,"mimeType":`...)
-	b = jsonrpc.AppendString(b, x.MimeType)
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *AudioContent) UnmarshalJSON(b []byte) error {
-	var v AudioContent
-	var has struct {
-		Type, Data, MimeType bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "data":
-			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
-		case "mimeType":
-			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MimeType)))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "audio":
-		return jsonrpc.AtField("type", errors.New("must be \"audio\""))
-	case !has.Data:
-		return jsonrpc.MissingField("data")
-	case !has.MimeType:
-		return jsonrpc.MissingField("mimeType")
-	}
-	*x = v
-	return nil
 }
 
 // ResourceLink is a pointer to a resource the client may read; it need not be
@@ -1718,123 +359,6 @@ type ResourceLink struct {
 	Type string `json:"type"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "resource_link"
-	} else if x.Type != "resource_link" {
-		return nil, fmt.Errorf("type must be \"resource_link\", not %q", x.Type)
-	}
-	type plain ResourceLink
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "resource_link"
-	} else if x.Type != "resource_link" {
-		return nil, fmt.Errorf("type must be \"resource_link\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Size != nil {
-		b = append(b, `,"size":`...)
-		b = jsonrpc.AppendInt(b, *x.Size)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceLink) UnmarshalJSON(b []byte) error {
-	var v ResourceLink
-	var has struct {
-		Name, URI, Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "size":
-			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.DecodeInt[int64]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "resource_link":
-		return jsonrpc.AtField("type", errors.New("must be \"resource_link\""))
-	}
-	*x = v
-	return nil
-}
-
 // EmbeddedResource is a resource's contents embedded in a prompt or tool
 // result.
 type EmbeddedResource struct {
@@ -1843,86 +367,6 @@ type EmbeddedResource struct {
 	Resource    ResourceContentsUnion `json:"resource"`
 	Annotations *Annotations          `json:"annotations,omitempty"`
 	Meta        *Meta                 `json:"_meta,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "resource"
-	} else if x.Type != "resource" {
-		return nil, fmt.Errorf("type must be \"resource\", not %q", x.Type)
-	}
-	type plain EmbeddedResource
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "resource"
-	} else if x.Type != "resource" {
-		return nil, fmt.Errorf("type must be \"resource\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"resource":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
-		return nil, err
-	}
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var v EmbeddedResource
-	var has struct {
-		Type, Resource bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "resource":
-			has.Resource = true
-			return jsonrpc.AtField("resource", jsonrpc.NonNull(value, v.Resource.UnmarshalJSON(value)))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "resource":
-		return jsonrpc.AtField("type", errors.New("must be \"resource\""))
-	case !has.Resource:
-		return jsonrpc.MissingField("resource")
-	}
-	*x = v
-	return nil
 }
 
 // Resource holds the data the server can hand to the client, named by a URI.
@@ -1946,97 +390,6 @@ type Resource struct {
 	Meta *Meta  `json:"_meta,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Resource) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Size != nil {
-		b = append(b, `,"size":`...)
-		b = jsonrpc.AppendInt(b, *x.Size)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Resource) UnmarshalJSON(b []byte) error {
-	var v Resource
-	var has struct {
-		Name, URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "size":
-			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.DecodeInt[int64]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // ResourceTemplate is a family of resources described by an RFC 6570 URI
 // template.
 type ResourceTemplate struct {
@@ -2056,147 +409,12 @@ type ResourceTemplate struct {
 	Meta        *Meta        `json:"_meta,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uriTemplate":`...)
-	b = jsonrpc.AppendString(b, x.URITemplate)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var v ResourceTemplate
-	var has struct {
-		Name, URITemplate bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		case "uriTemplate":
-			has.URITemplate = true
-			return jsonrpc.AtField("uriTemplate", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URITemplate)))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.URITemplate:
-		return jsonrpc.MissingField("uriTemplate")
-	}
-	*x = v
-	return nil
-}
-
 // ResourceContents says what every kind of resource contents holds.
 type ResourceContents struct {
 	// Format: uri.
 	URI      string `json:"uri"`
 	MimeType string `json:"mimeType,omitempty"`
 	Meta     *Meta  `json:"_meta,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceContents) UnmarshalJSON(b []byte) error {
-	var v ResourceContents
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // TextResourceContents is a text resource.
@@ -2206,63 +424,6 @@ type TextResourceContents struct {
 	MimeType string `json:"mimeType,omitempty"`
 	Meta     *Meta  `json:"_meta,omitempty"`
 	Text     string `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var v TextResourceContents
-	var has struct {
-		URI, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // BlobResourceContents is a binary resource.
@@ -2276,113 +437,12 @@ type BlobResourceContents struct {
 	Blob string `json:"blob"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"blob":`...)
-	b = jsonrpc.AppendString(b, x.Blob)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var v BlobResourceContents
-	var has struct {
-		URI, Blob bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "blob":
-			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Blob:
-		return jsonrpc.MissingField("blob")
-	}
-	*x = v
-	return nil
-}
-
 // ResourceRequestParams holds the params naming one resource.
 type ResourceRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// Format: uri.
 	URI string `json:"uri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var v ResourceRequestParams
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // ReadResourceRequestParams is an object with the members _meta and uri.
@@ -2393,100 +453,12 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var v ReadResourceRequestParams
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // SubscribeRequestParams is an object with the members _meta and uri.
 type SubscribeRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// Format: uri.
 	URI string `json:"uri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var v SubscribeRequestParams
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // UnsubscribeRequestParams is an object with the members _meta and uri.
@@ -2497,100 +469,12 @@ type UnsubscribeRequestParams struct {
 	URI string `json:"uri"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var v UnsubscribeRequestParams
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
-}
-
 // ResourceUpdatedNotificationParams names the resource that changed.
 type ResourceUpdatedNotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// May be a sub-resource of the subscribed URI. Format: uri.
 	URI string `json:"uri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var v ResourceUpdatedNotificationParams
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // ListResourcesResult is an object with the members _meta, nextCursor and
@@ -2606,54 +490,6 @@ type ListResourcesResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	if x.Resources == nil {
-		x.Resources = []Resource{}
-	}
-	type plain ListResourcesResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var v ListResourcesResult
-	var has struct {
-		Resources bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
-		case "resources":
-			has.Resources = true
-			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Resources:
-		return jsonrpc.MissingField("resources")
-	}
-	*x = v
-	return nil
-}
-
 // ListResourceTemplatesResult is an object with the members _meta, nextCursor
 // and resourceTemplates.
 type ListResourceTemplatesResult struct {
@@ -2667,54 +503,6 @@ type ListResourceTemplatesResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	if x.ResourceTemplates == nil {
-		x.ResourceTemplates = []ResourceTemplate{}
-	}
-	type plain ListResourceTemplatesResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var v ListResourceTemplatesResult
-	var has struct {
-		ResourceTemplates bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
-		case "resourceTemplates":
-			has.ResourceTemplates = true
-			return jsonrpc.AtField("resourceTemplates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ResourceTemplates, jsonrpc.UnmarshalJSON[ResourceTemplate])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ResourceTemplates:
-		return jsonrpc.MissingField("resourceTemplates")
-	}
-	*x = v
-	return nil
-}
-
 // ReadResourceResult is an object with the members _meta and contents.
 type ReadResourceResult struct {
 	Meta     *Meta                   `json:"_meta,omitempty"`
@@ -2722,52 +510,6 @@ type ReadResourceResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	if x.Contents == nil {
-		x.Contents = []ResourceContentsUnion{}
-	}
-	type plain ReadResourceResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var v ReadResourceResult
-	var has struct {
-		Contents bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "contents":
-			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[ResourceContentsUnion])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Contents:
-		return jsonrpc.MissingField("contents")
-	}
-	*x = v
-	return nil
 }
 
 // PromptArgument is an argument a prompt template accepts.
@@ -2784,59 +526,6 @@ type PromptArgument struct {
 	Required bool `json:"required,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Required {
-		b = append(b, `,"required":`...)
-		b = jsonrpc.AppendBool(b, x.Required)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PromptArgument) UnmarshalJSON(b []byte) error {
-	var v PromptArgument
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "required":
-			return jsonrpc.AtField("required", jsonrpc.DecodeBool(value, &v.Required))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // Prompt is a prompt or prompt template the server offers.
 type Prompt struct {
 	// The identifier used in the protocol; also the display name when title is
@@ -2851,127 +540,10 @@ type Prompt struct {
 	Meta        *Meta            `json:"_meta,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Prompt) UnmarshalJSON(b []byte) error {
-	var v Prompt
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "arguments":
-			return jsonrpc.AtField("arguments", jsonrpc.DecodeArray(value, &v.Arguments, jsonrpc.UnmarshalJSON[PromptArgument]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // PromptMessage is one message of a prompt.
 type PromptMessage struct {
 	Role    Role         `json:"role"`
 	Content ContentBlock `json:"content"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"role":`...)
-	b = jsonrpc.AppendString(b, x.Role)
-	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PromptMessage) UnmarshalJSON(b []byte) error {
-	var v PromptMessage
-	var has struct {
-		Role, Content bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "role":
-			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
-		case "content":
-			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Role:
-		return jsonrpc.MissingField("role")
-	case !has.Content:
-		return jsonrpc.MissingField("content")
-	}
-	*x = v
-	return nil
 }
 
 // ListPromptsResult is an object with the members _meta, nextCursor and
@@ -2987,54 +559,6 @@ type ListPromptsResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	if x.Prompts == nil {
-		x.Prompts = []Prompt{}
-	}
-	type plain ListPromptsResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var v ListPromptsResult
-	var has struct {
-		Prompts bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
-		case "prompts":
-			has.Prompts = true
-			return jsonrpc.AtField("prompts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Prompts, jsonrpc.UnmarshalJSON[Prompt])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Prompts:
-		return jsonrpc.MissingField("prompts")
-	}
-	*x = v
-	return nil
-}
-
 // GetPromptRequestParams is an object with the members _meta, name and
 // arguments.
 type GetPromptRequestParams struct {
@@ -3043,58 +567,6 @@ type GetPromptRequestParams struct {
 
 	// Values for the template's arguments.
 	Arguments map[string]string `json:"arguments,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var v GetPromptRequestParams
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // GetPromptResult is an object with the members _meta, description and
@@ -3106,54 +578,6 @@ type GetPromptResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	if x.Messages == nil {
-		x.Messages = []PromptMessage{}
-	}
-	type plain GetPromptResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var v GetPromptResult
-	var has struct {
-		Messages bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "messages":
-			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[PromptMessage])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Messages:
-		return jsonrpc.MissingField("messages")
-	}
-	*x = v
-	return nil
 }
 
 // ToolSchema is a JSON Schema of an object, for a tool's input or output.
@@ -3173,94 +597,11 @@ type ToolSchema struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ToolSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "object"
-	} else if x.Type != "object" {
-		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
-	}
-	type plain ToolSchema
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolSchema) UnmarshalJSON(b []byte) error {
-	var v ToolSchema
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeString(value, &v.Schema))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "properties":
-			return jsonrpc.AtField("properties", jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PropertySchema]))
-		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "object":
-		return jsonrpc.AtField("type", errors.New("must be \"object\""))
-	}
-	*x = v
-	return nil
-}
-
 // PropertySchema is the JSON Schema of one property of a tool's input or
 // output, kept member by member as sent.
 type PropertySchema struct {
 	// Extra holds the object's members, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x PropertySchema) MarshalJSON() ([]byte, error) {
-	type plain PropertySchema
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PropertySchema) UnmarshalJSON(b []byte) error {
-	var v PropertySchema
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ToolAnnotations holds the untrusted hints about a tool's behaviour; clients
@@ -3284,96 +625,11 @@ type ToolAnnotations struct {
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.ReadOnlyHint {
-		b = append(b, `,"readOnlyHint":`...)
-		b = jsonrpc.AppendBool(b, x.ReadOnlyHint)
-	}
-	if x.DestructiveHint != nil {
-		b = append(b, `,"destructiveHint":`...)
-		b = jsonrpc.AppendBool(b, *x.DestructiveHint)
-	}
-	if x.IdempotentHint {
-		b = append(b, `,"idempotentHint":`...)
-		b = jsonrpc.AppendBool(b, x.IdempotentHint)
-	}
-	if x.OpenWorldHint != nil {
-		b = append(b, `,"openWorldHint":`...)
-		b = jsonrpc.AppendBool(b, *x.OpenWorldHint)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var v ToolAnnotations
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "readOnlyHint":
-			return jsonrpc.AtField("readOnlyHint", jsonrpc.DecodeBool(value, &v.ReadOnlyHint))
-		case "destructiveHint":
-			return jsonrpc.AtField("destructiveHint", jsonrpc.DecodeOptional(value, &v.DestructiveHint, jsonrpc.DecodeBool[bool]))
-		case "idempotentHint":
-			return jsonrpc.AtField("idempotentHint", jsonrpc.DecodeBool(value, &v.IdempotentHint))
-		case "openWorldHint":
-			return jsonrpc.AtField("openWorldHint", jsonrpc.DecodeOptional(value, &v.OpenWorldHint, jsonrpc.DecodeBool[bool]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ToolExecution says how a tool may be run.
 type ToolExecution struct {
 	// Whether tools/call may or must run as a task. Defaults to "forbidden" when
 	// absent.
 	TaskSupport TaskSupport `json:"taskSupport,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ToolExecution) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.TaskSupport != "" {
-		b = append(b, `,"taskSupport":`...)
-		b = jsonrpc.AppendString(b, x.TaskSupport)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolExecution) UnmarshalJSON(b []byte) error {
-	var v ToolExecution
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskSupport":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("taskSupport", v.TaskSupport.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Tool is a function the server lets the model call.
@@ -3395,103 +651,6 @@ type Tool struct {
 	Meta         *Meta            `json:"_meta,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Tool) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
-			return nil, err
-		}
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"inputSchema":`...)
-	if b, err = jsonrpc.AppendValue(b, x.InputSchema); err != nil {
-		return nil, err
-	}
-	if x.Execution != nil {
-		b = append(b, `,"execution":`...)
-		if b, err = x.Execution.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.OutputSchema != nil {
-		b = append(b, `,"outputSchema":`...)
-		if b, err = jsonrpc.AppendValue(b, x.OutputSchema); err != nil {
-			return nil, err
-		}
-	}
-	if x.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = x.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Tool) UnmarshalJSON(b []byte) error {
-	var v Tool
-	var has struct {
-		Name, InputSchema bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "inputSchema":
-			has.InputSchema = true
-			return jsonrpc.AtField("inputSchema", jsonrpc.NonNull(value, v.InputSchema.UnmarshalJSON(value)))
-		case "execution":
-			return jsonrpc.AtField("execution", jsonrpc.DecodeOptional(value, &v.Execution, jsonrpc.UnmarshalJSON[ToolExecution]))
-		case "outputSchema":
-			return jsonrpc.AtField("outputSchema", jsonrpc.DecodeOptional(value, &v.OutputSchema, jsonrpc.UnmarshalJSON[ToolSchema]))
-		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[ToolAnnotations]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.InputSchema:
-		return jsonrpc.MissingField("inputSchema")
-	}
-	*x = v
-	return nil
-}
-
 // ListToolsResult is an object with the members _meta, nextCursor and tools.
 type ListToolsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
@@ -3504,54 +663,6 @@ type ListToolsResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	if x.Tools == nil {
-		x.Tools = []Tool{}
-	}
-	type plain ListToolsResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var v ListToolsResult
-	var has struct {
-		Tools bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
-		case "tools":
-			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Tools:
-		return jsonrpc.MissingField("tools")
-	}
-	*x = v
-	return nil
-}
-
 // CallToolRequestParams is an object with the members _meta, task, name and
 // arguments.
 type CallToolRequestParams struct {
@@ -3561,66 +672,6 @@ type CallToolRequestParams struct {
 	Task      *TaskMetadata              `json:"task,omitempty"`
 	Name      string                     `json:"name"`
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Task != nil {
-		b = append(b, `,"task":`...)
-		if b, err = x.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var v CallToolRequestParams
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // CallToolResult says what a tool returned. A failure of the tool itself (bad
@@ -3640,95 +691,10 @@ type CallToolResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	if x.Content == nil {
-		x.Content = []ContentBlock{}
-	}
-	type plain CallToolResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CallToolResult) UnmarshalJSON(b []byte) error {
-	var v CallToolResult
-	var has struct {
-		Content bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "content":
-			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.UnmarshalJSON[ContentBlock])))
-		case "structuredContent":
-			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
-		case "isError":
-			return jsonrpc.AtField("isError", jsonrpc.DecodeBool(value, &v.IsError))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Content:
-		return jsonrpc.MissingField("content")
-	}
-	*x = v
-	return nil
-}
-
 // RelatedTaskMetadata is put in _meta under
 // io.modelcontextprotocol/related-task to tie a message to a task.
 type RelatedTaskMetadata struct {
 	TaskID string `json:"taskId"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
-	var v RelatedTaskMetadata
-	var has struct {
-		TaskID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskId":
-			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
-	}
-	*x = v
-	return nil
 }
 
 // Task is the state of a task.
@@ -3750,85 +716,6 @@ type Task struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Task) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, x.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
-	if x.TTL == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	if x.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Task) UnmarshalJSON(b []byte) error {
-	var v Task
-	var has struct {
-		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskId":
-			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
-		case "createdAt":
-			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
-		case "lastUpdatedAt":
-			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
-		case "ttl":
-			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
-		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
-	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
-	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
-	}
-	*x = v
-	return nil
-}
-
 // CreateTaskResult is the immediate answer to a task-augmented request.
 type CreateTaskResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
@@ -3836,49 +723,6 @@ type CreateTaskResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
-	type plain CreateTaskResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
-	var v CreateTaskResult
-	var has struct {
-		Task bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "task":
-			has.Task = true
-			return jsonrpc.AtField("task", jsonrpc.NonNull(value, v.Task.UnmarshalJSON(value)))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Task:
-		return jsonrpc.MissingField("task")
-	}
-	*x = v
-	return nil
 }
 
 // GetTaskResult is a task's state, as tasks/get returns it.
@@ -3904,73 +748,6 @@ type GetTaskResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x GetTaskResult) MarshalJSON() ([]byte, error) {
-	type plain GetTaskResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
-	var v GetTaskResult
-	var has struct {
-		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "taskId":
-			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
-		case "createdAt":
-			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
-		case "lastUpdatedAt":
-			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
-		case "ttl":
-			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
-		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
-	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
-	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
-	}
-	*x = v
-	return nil
-}
-
 // CancelTaskResult is the state of a task tasks/cancel cancelled.
 type CancelTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
@@ -3994,111 +771,9 @@ type CancelTaskResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
-	type plain CancelTaskResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
-	var v CancelTaskResult
-	var has struct {
-		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "taskId":
-			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
-		case "createdAt":
-			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
-		case "lastUpdatedAt":
-			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
-		case "ttl":
-			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
-		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
-	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
-	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
-	}
-	*x = v
-	return nil
-}
-
 // TaskIDParams names a task.
 type TaskIDParams struct {
 	TaskID string `json:"taskId"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TaskIDParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
-	var v TaskIDParams
-	var has struct {
-		TaskID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskId":
-			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
-	}
-	*x = v
-	return nil
 }
 
 // GetTaskPayloadResult is the result of the task's underlying request, member
@@ -4108,39 +783,6 @@ type GetTaskPayloadResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	type plain GetTaskPayloadResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
-	var v GetTaskPayloadResult
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ListTasksResult is an object with the members _meta, nextCursor and tasks.
@@ -4153,54 +795,6 @@ type ListTasksResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x ListTasksResult) MarshalJSON() ([]byte, error) {
-	if x.Tasks == nil {
-		x.Tasks = []Task{}
-	}
-	type plain ListTasksResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
-	var v ListTasksResult
-	var has struct {
-		Tasks bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
-		case "tasks":
-			has.Tasks = true
-			return jsonrpc.AtField("tasks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Tasks:
-		return jsonrpc.MissingField("tasks")
-	}
-	*x = v
-	return nil
 }
 
 // TaskStatusNotificationParams is a task's new state.
@@ -4223,144 +817,12 @@ type TaskStatusNotificationParams struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, x.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
-	if x.TTL == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	if x.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	var v TaskStatusNotificationParams
-	var has struct {
-		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "taskId":
-			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
-		case "createdAt":
-			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
-		case "lastUpdatedAt":
-			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
-		case "ttl":
-			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
-		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
-	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
-	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
-	}
-	*x = v
-	return nil
-}
-
 // SetLevelRequestParams is an object with the members _meta and level.
 type SetLevelRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// The least severe level the server should send.
 	Level LoggingLevel `json:"level"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	var v SetLevelRequestParams
-	var has struct {
-		Level bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "level":
-			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Level:
-		return jsonrpc.MissingField("level")
-	}
-	*x = v
-	return nil
 }
 
 // LoggingMessageNotificationParams is an object with the members _meta, level,
@@ -4376,65 +838,6 @@ type LoggingMessageNotificationParams struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
-	if x.Logger != "" {
-		b = append(b, `,"logger":`...)
-		b = jsonrpc.AppendString(b, x.Logger)
-	}
-	b = append(b, `,"data":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var v LoggingMessageNotificationParams
-	var has struct {
-		Level, Data bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "level":
-			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
-		case "logger":
-			return jsonrpc.AtField("logger", jsonrpc.DecodeString(value, &v.Logger))
-		case "data":
-			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Level:
-		return jsonrpc.MissingField("level")
-	case !has.Data:
-		return jsonrpc.MissingField("data")
-	}
-	*x = v
-	return nil
-}
-
 // PromptReference completes an argument of the named prompt.
 type PromptReference struct {
 	// The identifier used in the protocol; also the display name when title is
@@ -4448,73 +851,6 @@ type PromptReference struct {
 	Type string `json:"type"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x PromptReference) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "ref/prompt"
-	} else if x.Type != "ref/prompt" {
-		return nil, fmt.Errorf("type must be \"ref/prompt\", not %q", x.Type)
-	}
-	type plain PromptReference
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "ref/prompt"
-	} else if x.Type != "ref/prompt" {
-		return nil, fmt.Errorf("type must be \"ref/prompt\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *PromptReference) UnmarshalJSON(b []byte) error {
-	var v PromptReference
-	var has struct {
-		Name, Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "ref/prompt":
-		return jsonrpc.AtField("type", errors.New("must be \"ref/prompt\""))
-	}
-	*x = v
-	return nil
-}
-
 // ResourceTemplateReference completes a variable of a resource template.
 type ResourceTemplateReference struct {
 	// Always "ref/resource"; MarshalJSON fills it in when left empty.
@@ -4522,67 +858,6 @@ type ResourceTemplateReference struct {
 
 	// The URI or URI template.
 	URI string `json:"uri"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "ref/resource"
-	} else if x.Type != "ref/resource" {
-		return nil, fmt.Errorf("type must be \"ref/resource\", not %q", x.Type)
-	}
-	type plain ResourceTemplateReference
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "ref/resource"
-	} else if x.Type != "ref/resource" {
-		return nil, fmt.Errorf("type must be \"ref/resource\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	var v ResourceTemplateReference
-	var has struct {
-		Type, URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "ref/resource":
-		return jsonrpc.AtField("type", errors.New("must be \"ref/resource\""))
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // CompleteRequestParams is an object with the members _meta, ref, argument and
@@ -4596,69 +871,6 @@ type CompleteRequestParams struct {
 	Context  *CompletionContext `json:"context,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"ref":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Ref); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"argument":`...)
-	if b, err = x.Argument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Context != nil {
-		b = append(b, `,"context":`...)
-		if b, err = x.Context.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var v CompleteRequestParams
-	var has struct {
-		Ref, Argument bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "ref":
-			has.Ref = true
-			return jsonrpc.AtField("ref", jsonrpc.NonNull(value, v.Ref.UnmarshalJSON(value)))
-		case "argument":
-			has.Argument = true
-			return jsonrpc.AtField("argument", jsonrpc.NonNull(value, v.Argument.UnmarshalJSON(value)))
-		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[CompletionContext]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Ref:
-		return jsonrpc.MissingField("ref")
-	case !has.Argument:
-		return jsonrpc.MissingField("argument")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionArgument is the argument being completed.
 //
 // It is the argument member of [CompleteRequestParams].
@@ -4669,84 +881,10 @@ type CompletionArgument struct {
 	Value string `json:"value"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionArgument) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
-	var v CompletionArgument
-	var has struct {
-		Name, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
-}
-
 // CompletionContext is the context member of [CompleteRequestParams].
 type CompletionContext struct {
 	// Arguments already resolved.
 	Arguments map[string]string `json:"arguments,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompletionContext) UnmarshalJSON(b []byte) error {
-	var v CompletionContext
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CompleteResult is an object with the members _meta and completion.
@@ -4756,49 +894,6 @@ type CompleteResult struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	type plain CompleteResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CompleteResult) UnmarshalJSON(b []byte) error {
-	var v CompleteResult
-	var has struct {
-		Completion bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "completion":
-			has.Completion = true
-			return jsonrpc.AtField("completion", jsonrpc.NonNull(value, v.Completion.UnmarshalJSON(value)))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Completion:
-		return jsonrpc.MissingField("completion")
-	}
-	*x = v
-	return nil
 }
 
 // Completion is the completion member of [CompleteResult].
@@ -4813,69 +908,6 @@ type Completion struct {
 	HasMore bool `json:"hasMore,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x Completion) MarshalJSON() ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []string{}
-	}
-	type plain Completion
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Completion) AppendJSON(b []byte) ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"values":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
-		return nil, err
-	}
-	if x.Total != nil {
-		b = append(b, `,"total":`...)
-		b = jsonrpc.AppendInt(b, *x.Total)
-	}
-	if x.HasMore {
-		b = append(b, `,"hasMore":`...)
-		b = jsonrpc.AppendBool(b, x.HasMore)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Completion) UnmarshalJSON(b []byte) error {
-	var v Completion
-	var has struct {
-		Values bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "values":
-			has.Values = true
-			return jsonrpc.AtField("values", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Values)))
-		case "total":
-			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeInt[int64]))
-		case "hasMore":
-			return jsonrpc.AtField("hasMore", jsonrpc.DecodeBool(value, &v.HasMore))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Values:
-		return jsonrpc.MissingField("values")
-	}
-	*x = v
-	return nil
-}
-
 // ToolUseContent is a model's request to call a tool (sampling with tools).
 type ToolUseContent struct {
 	// Always "tool_use"; MarshalJSON fills it in when left empty.
@@ -4886,98 +918,6 @@ type ToolUseContent struct {
 	Name  string                     `json:"name"`
 	Input map[string]json.RawMessage `json:"input"`
 	Meta  *Meta                      `json:"_meta,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "tool_use"
-	} else if x.Type != "tool_use" {
-		return nil, fmt.Errorf("type must be \"tool_use\", not %q", x.Type)
-	}
-	if x.Input == nil {
-		x.Input = map[string]json.RawMessage{}
-	}
-	type plain ToolUseContent
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "tool_use"
-	} else if x.Type != "tool_use" {
-		return nil, fmt.Errorf("type must be \"tool_use\", not %q", x.Type)
-	}
-	if x.Input == nil {
-		x.Input = map[string]json.RawMessage{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"input":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Input); err != nil {
-		return nil, err
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolUseContent) UnmarshalJSON(b []byte) error {
-	var v ToolUseContent
-	var has struct {
-		Type, ID, Name, Input bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "input":
-			has.Input = true
-			return jsonrpc.AtField("input", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Input)))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "tool_use":
-		return jsonrpc.AtField("type", errors.New("must be \"tool_use\""))
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Input:
-		return jsonrpc.MissingField("input")
-	}
-	*x = v
-	return nil
 }
 
 // ToolResultContent is the result of a tool use, sent back to the model.
@@ -4993,105 +933,6 @@ type ToolResultContent struct {
 	Meta    *Meta `json:"_meta,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "tool_result"
-	} else if x.Type != "tool_result" {
-		return nil, fmt.Errorf("type must be \"tool_result\", not %q", x.Type)
-	}
-	if x.Content == nil {
-		x.Content = []ContentBlock{}
-	}
-	type plain ToolResultContent
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "tool_result"
-	} else if x.Type != "tool_result" {
-		return nil, fmt.Errorf("type must be \"tool_result\", not %q", x.Type)
-	}
-	if x.Content == nil {
-		x.Content = []ContentBlock{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"toolUseId":`...)
-	b = jsonrpc.AppendString(b, x.ToolUseID)
-	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
-		return nil, err
-	}
-	if x.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
-		if b, err = jsonrpc.AppendValue(b, x.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	if x.IsError {
-		b = append(b, `,"isError":`...)
-		b = jsonrpc.AppendBool(b, x.IsError)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
-	var v ToolResultContent
-	var has struct {
-		Type, ToolUseID, Content bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "toolUseId":
-			has.ToolUseID = true
-			return jsonrpc.AtField("toolUseId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolUseID)))
-		case "content":
-			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.UnmarshalJSON[ContentBlock])))
-		case "structuredContent":
-			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
-		case "isError":
-			return jsonrpc.AtField("isError", jsonrpc.DecodeBool(value, &v.IsError))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "tool_result":
-		return jsonrpc.AtField("type", errors.New("must be \"tool_result\""))
-	case !has.ToolUseID:
-		return jsonrpc.MissingField("toolUseId")
-	case !has.Content:
-		return jsonrpc.MissingField("content")
-	}
-	*x = v
-	return nil
-}
-
 // SamplingMessage is a message of the conversation sent to or returned by the
 // model.
 type SamplingMessage struct {
@@ -5100,92 +941,10 @@ type SamplingMessage struct {
 	Meta    *Meta           `json:"_meta,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"role":`...)
-	b = jsonrpc.AppendString(b, x.Role)
-	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
-		return nil, err
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var v SamplingMessage
-	var has struct {
-		Role, Content bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "role":
-			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
-		case "content":
-			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Role:
-		return jsonrpc.MissingField("role")
-	case !has.Content:
-		return jsonrpc.MissingField("content")
-	}
-	*x = v
-	return nil
-}
-
 // ModelHint is a model name or family (a substring match, such as sonnet or
 // claude-3).
 type ModelHint struct {
 	Name string `json:"name,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Name != "" {
-		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, x.Name)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ModelHint) UnmarshalJSON(b []byte) error {
-	var v ModelHint
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ModelPreferences holds the advice on picking a model; the client decides.
@@ -5203,104 +962,10 @@ type ModelPreferences struct {
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Hints != nil {
-		b = append(b, `,"hints":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Hints); err != nil {
-			return nil, err
-		}
-	}
-	if x.CostPriority != nil {
-		b = append(b, `,"costPriority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.CostPriority); err != nil {
-			return nil, err
-		}
-	}
-	if x.SpeedPriority != nil {
-		b = append(b, `,"speedPriority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.SpeedPriority); err != nil {
-			return nil, err
-		}
-	}
-	if x.IntelligencePriority != nil {
-		b = append(b, `,"intelligencePriority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.IntelligencePriority); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var v ModelPreferences
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "hints":
-			return jsonrpc.AtField("hints", jsonrpc.DecodeArray(value, &v.Hints, jsonrpc.UnmarshalJSON[ModelHint]))
-		case "costPriority":
-			return jsonrpc.AtField("costPriority", jsonrpc.DecodeOptional(value, &v.CostPriority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
-			}))
-		case "speedPriority":
-			return jsonrpc.AtField("speedPriority", jsonrpc.DecodeOptional(value, &v.SpeedPriority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
-			}))
-		case "intelligencePriority":
-			return jsonrpc.AtField("intelligencePriority", jsonrpc.DecodeOptional(value, &v.IntelligencePriority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ToolChoice says how the model may use the tools offered.
 type ToolChoice struct {
 	// Defaults to "auto" when absent.
 	Mode ToolChoiceMode `json:"mode,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Mode != "" {
-		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, x.Mode)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ToolChoice) UnmarshalJSON(b []byte) error {
-	var v ToolChoice
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "mode":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("mode", v.Mode.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // CreateMessageRequestParams is an object with 12 members.
@@ -5327,143 +992,6 @@ type CreateMessageRequestParams struct {
 	ToolChoice *ToolChoice `json:"toolChoice,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	if x.Messages == nil {
-		x.Messages = []SamplingMessage{}
-	}
-	type plain CreateMessageRequestParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Messages == nil {
-		x.Messages = []SamplingMessage{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Task != nil {
-		b = append(b, `,"task":`...)
-		if b, err = x.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"messages":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
-		return nil, err
-	}
-	if x.ModelPreferences != nil {
-		b = append(b, `,"modelPreferences":`...)
-		if b, err = x.ModelPreferences.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.SystemPrompt != "" {
-		b = append(b, `,"systemPrompt":`...)
-		b = jsonrpc.AppendString(b, x.SystemPrompt)
-	}
-	if x.IncludeContext != "" {
-		b = append(b, `,"includeContext":`...)
-		b = jsonrpc.AppendString(b, x.IncludeContext)
-	}
-	if x.Temperature != nil {
-		b = append(b, `,"temperature":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Temperature); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"maxTokens":`...)
-	b = jsonrpc.AppendInt(b, x.MaxTokens)
-	if x.StopSequences != nil {
-		b = append(b, `,"stopSequences":`...)
-		if b, err = jsonrpc.AppendValue(b, x.StopSequences); err != nil {
-			return nil, err
-		}
-	}
-	if x.Metadata != nil {
-		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tools != nil {
-		b = append(b, `,"tools":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
-			return nil, err
-		}
-	}
-	if x.ToolChoice != nil {
-		b = append(b, `,"toolChoice":`...)
-		if b, err = x.ToolChoice.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var v CreateMessageRequestParams
-	var has struct {
-		Messages, MaxTokens bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
-		case "messages":
-			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[SamplingMessage])))
-		case "modelPreferences":
-			return jsonrpc.AtField("modelPreferences", jsonrpc.DecodeOptional(value, &v.ModelPreferences, jsonrpc.UnmarshalJSON[ModelPreferences]))
-		case "systemPrompt":
-			return jsonrpc.AtField("systemPrompt", jsonrpc.DecodeString(value, &v.SystemPrompt))
-		case "includeContext":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("includeContext", v.IncludeContext.UnmarshalJSON(value))
-		case "temperature":
-			return jsonrpc.AtField("temperature", jsonrpc.DecodeOptional(value, &v.Temperature, jsonrpc.DecodeFloat[float64]))
-		case "maxTokens":
-			has.MaxTokens = true
-			return jsonrpc.AtField("maxTokens", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxTokens)))
-		case "stopSequences":
-			return jsonrpc.AtField("stopSequences", json.Unmarshal(value, &v.StopSequences))
-		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
-		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool]))
-		case "toolChoice":
-			return jsonrpc.AtField("toolChoice", jsonrpc.DecodeOptional(value, &v.ToolChoice, jsonrpc.UnmarshalJSON[ToolChoice]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Messages:
-		return jsonrpc.MissingField("messages")
-	case !has.MaxTokens:
-		return jsonrpc.MissingField("maxTokens")
-	}
-	*x = v
-	return nil
-}
-
 // CreateMessageResult is the model's reply: a SamplingMessage with the model's
 // name and why it stopped.
 type CreateMessageResult struct {
@@ -5479,117 +1007,12 @@ type CreateMessageResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	type plain CreateMessageResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var v CreateMessageResult
-	var has struct {
-		Role, Content, Model bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "role":
-			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
-		case "content":
-			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
-		case "model":
-			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
-		case "stopReason":
-			return jsonrpc.AtField("stopReason", jsonrpc.DecodeString(value, &v.StopReason))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Role:
-		return jsonrpc.MissingField("role")
-	case !has.Content:
-		return jsonrpc.MissingField("content")
-	case !has.Model:
-		return jsonrpc.MissingField("model")
-	}
-	*x = v
-	return nil
-}
-
 // Root is a directory or file the server may work within.
 type Root struct {
 	// A file:// URI. Format: uri.
 	URI  string `json:"uri"`
 	Name string `json:"name,omitempty"`
 	Meta *Meta  `json:"_meta,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Root) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.Name != "" {
-		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, x.Name)
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Root) UnmarshalJSON(b []byte) error {
-	var v Root
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // ListRootsResult is an object with the members _meta and roots.
@@ -5601,98 +1024,10 @@ type ListRootsResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	if x.Roots == nil {
-		x.Roots = []Root{}
-	}
-	type plain ListRootsResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var v ListRootsResult
-	var has struct {
-		Roots bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "roots":
-			has.Roots = true
-			return jsonrpc.AtField("roots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Roots, jsonrpc.UnmarshalJSON[Root])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Roots:
-		return jsonrpc.MissingField("roots")
-	}
-	*x = v
-	return nil
-}
-
 // EnumOption is a value of an enum and its label.
 type EnumOption struct {
 	Const string `json:"const"`
 	Title string `json:"title"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EnumOption) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"const":`...)
-	b = jsonrpc.AppendString(b, x.Const)
-	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EnumOption) UnmarshalJSON(b []byte) error {
-	var v EnumOption
-	var has struct {
-		Const, Title bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "const":
-			has.Const = true
-			return jsonrpc.AtField("const", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Const)))
-		case "title":
-			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Const:
-		return jsonrpc.MissingField("const")
-	case !has.Title:
-		return jsonrpc.MissingField("title")
-	}
-	*x = v
-	return nil
 }
 
 // StringSchema is an object with 7 members.
@@ -5707,99 +1042,6 @@ type StringSchema struct {
 	Default     string       `json:"default,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x StringSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	type plain StringSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MinLength != nil {
-		b = append(b, `,"minLength":`...)
-		b = jsonrpc.AppendInt(b, *x.MinLength)
-	}
-	if x.MaxLength != nil {
-		b = append(b, `,"maxLength":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxLength)
-	}
-	if x.Format != "" {
-		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, x.Format)
-	}
-	if x.Default != "" {
-		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, x.Default)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *StringSchema) UnmarshalJSON(b []byte) error {
-	var v StringSchema
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "minLength":
-			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
-		case "maxLength":
-			return jsonrpc.AtField("maxLength", jsonrpc.DecodeOptional(value, &v.MaxLength, jsonrpc.DecodeInt[int64]))
-		case "format":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
-		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	}
-	*x = v
-	return nil
-}
-
 // NumberSchema is an object with the members type, title, description,
 // minimum, maximum and default.
 type NumberSchema struct {
@@ -5811,78 +1053,6 @@ type NumberSchema struct {
 	Default     *float64         `json:"default,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NumberSchema) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Minimum != nil {
-		b = append(b, `,"minimum":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
-			return nil, err
-		}
-	}
-	if x.Maximum != nil {
-		b = append(b, `,"maximum":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Maximum); err != nil {
-			return nil, err
-		}
-	}
-	if x.Default != nil {
-		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Default); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NumberSchema) UnmarshalJSON(b []byte) error {
-	var v NumberSchema
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "minimum":
-			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
-		case "maximum":
-			return jsonrpc.AtField("maximum", jsonrpc.DecodeOptional(value, &v.Maximum, jsonrpc.DecodeFloat[float64]))
-		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeFloat[float64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // BooleanSchema is an object with the members type, title, description and
 // default.
 type BooleanSchema struct {
@@ -5891,78 +1061,6 @@ type BooleanSchema struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Default     *bool  `json:"default,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "boolean"
-	} else if x.Type != "boolean" {
-		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
-	}
-	type plain BooleanSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "boolean"
-	} else if x.Type != "boolean" {
-		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Default != nil {
-		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendBool(b, *x.Default)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
-	var v BooleanSchema
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeBool[bool]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "boolean":
-		return jsonrpc.AtField("type", errors.New("must be \"boolean\""))
-	}
-	*x = v
-	return nil
 }
 
 // UntitledSingleSelectEnumSchema is an object with the members type, title,
@@ -5976,94 +1074,6 @@ type UntitledSingleSelectEnumSchema struct {
 	Default     string   `json:"default,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	type plain UntitledSingleSelectEnumSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
-		return nil, err
-	}
-	if x.Default != "" {
-		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, x.Default)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var v UntitledSingleSelectEnumSchema
-	var has struct {
-		Type, Enum bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "enum":
-			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
-		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	case !has.Enum:
-		return jsonrpc.MissingField("enum")
-	}
-	*x = v
-	return nil
-}
-
 // TitledSingleSelectEnumSchema is an object with the members type, title,
 // description, oneOf and default.
 type TitledSingleSelectEnumSchema struct {
@@ -6073,94 +1083,6 @@ type TitledSingleSelectEnumSchema struct {
 	Description string       `json:"description,omitempty"`
 	OneOf       []EnumOption `json:"oneOf"`
 	Default     string       `json:"default,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.OneOf == nil {
-		x.OneOf = []EnumOption{}
-	}
-	type plain TitledSingleSelectEnumSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.OneOf == nil {
-		x.OneOf = []EnumOption{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"oneOf":`...)
-	if b, err = jsonrpc.AppendValue(b, x.OneOf); err != nil {
-		return nil, err
-	}
-	if x.Default != "" {
-		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, x.Default)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var v TitledSingleSelectEnumSchema
-	var has struct {
-		Type, OneOf bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "oneOf":
-			has.OneOf = true
-			return jsonrpc.AtField("oneOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.UnmarshalJSON[EnumOption])))
-		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	case !has.OneOf:
-		return jsonrpc.MissingField("oneOf")
-	}
-	*x = v
-	return nil
 }
 
 // UntitledMultiSelectEnumSchema is an object with 7 members.
@@ -6175,102 +1097,6 @@ type UntitledMultiSelectEnumSchema struct {
 	Default     []string          `json:"default,omitzero"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "array"
-	} else if x.Type != "array" {
-		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
-	}
-	type plain UntitledMultiSelectEnumSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "array"
-	} else if x.Type != "array" {
-		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MinItems != nil {
-		b = append(b, `,"minItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MinItems)
-	}
-	if x.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxItems)
-	}
-	b = append(b, `,"items":`...)
-	if b, err = x.Items.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Default != nil {
-		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var v UntitledMultiSelectEnumSchema
-	var has struct {
-		Type, Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "minItems":
-			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
-		case "maxItems":
-			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
-		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "array":
-		return jsonrpc.AtField("type", errors.New("must be \"array\""))
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
 // TitledMultiSelectEnumSchema is an object with 7 members.
 type TitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
@@ -6281,102 +1107,6 @@ type TitledMultiSelectEnumSchema struct {
 	MaxItems    *int64          `json:"maxItems,omitempty"`
 	Items       TitledEnumItems `json:"items"`
 	Default     []string        `json:"default,omitzero"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "array"
-	} else if x.Type != "array" {
-		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
-	}
-	type plain TitledMultiSelectEnumSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "array"
-	} else if x.Type != "array" {
-		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MinItems != nil {
-		b = append(b, `,"minItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MinItems)
-	}
-	if x.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxItems)
-	}
-	b = append(b, `,"items":`...)
-	if b, err = x.Items.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Default != nil {
-		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var v TitledMultiSelectEnumSchema
-	var has struct {
-		Type, Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "minItems":
-			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
-		case "maxItems":
-			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
-		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "array":
-		return jsonrpc.AtField("type", errors.New("must be \"array\""))
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
 }
 
 // LegacyTitledEnumSchema is an object with the members type, title,
@@ -6393,102 +1123,6 @@ type LegacyTitledEnumSchema struct {
 	Default     string   `json:"default,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	type plain LegacyTitledEnumSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
-		return nil, err
-	}
-	if x.EnumNames != nil {
-		b = append(b, `,"enumNames":`...)
-		if b, err = jsonrpc.AppendValue(b, x.EnumNames); err != nil {
-			return nil, err
-		}
-	}
-	if x.Default != "" {
-		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, x.Default)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
-	var v LegacyTitledEnumSchema
-	var has struct {
-		Type, Enum bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "enum":
-			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
-		case "enumNames":
-			return jsonrpc.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
-		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	case !has.Enum:
-		return jsonrpc.MissingField("enum")
-	}
-	*x = v
-	return nil
-}
-
 // UntitledEnumItems is the allowed values of a multi-select array, without
 // labels.
 type UntitledEnumItems struct {
@@ -6497,130 +1131,9 @@ type UntitledEnumItems struct {
 	Enum []string `json:"enum"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UntitledEnumItems) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	type plain UntitledEnumItems
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
-	var v UntitledEnumItems
-	var has struct {
-		Type, Enum bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "enum":
-			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	case !has.Enum:
-		return jsonrpc.MissingField("enum")
-	}
-	*x = v
-	return nil
-}
-
 // TitledEnumItems is the allowed values of a multi-select array, with labels.
 type TitledEnumItems struct {
 	AnyOf []EnumOption `json:"anyOf"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TitledEnumItems) MarshalJSON() ([]byte, error) {
-	if x.AnyOf == nil {
-		x.AnyOf = []EnumOption{}
-	}
-	type plain TitledEnumItems
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
-	if x.AnyOf == nil {
-		x.AnyOf = []EnumOption{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"anyOf":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
-	var v TitledEnumItems
-	var has struct {
-		AnyOf bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "anyOf":
-			has.AnyOf = true
-			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.AnyOf:
-		return jsonrpc.MissingField("anyOf")
-	}
-	*x = v
-	return nil
 }
 
 // MultiSelectEnumSchema is a multi-select enum: an array of strings from a
@@ -6638,102 +1151,6 @@ type MultiSelectEnumSchema struct {
 	Default     []string             `json:"default,omitzero"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "array"
-	} else if x.Type != "array" {
-		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
-	}
-	type plain MultiSelectEnumSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "array"
-	} else if x.Type != "array" {
-		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, x.Title)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.MinItems != nil {
-		b = append(b, `,"minItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MinItems)
-	}
-	if x.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxItems)
-	}
-	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
-		return nil, err
-	}
-	if x.Default != nil {
-		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var v MultiSelectEnumSchema
-	var has struct {
-		Type, Items bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "minItems":
-			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
-		case "maxItems":
-			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
-		case "items":
-			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
-		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "array":
-		return jsonrpc.AtField("type", errors.New("must be \"array\""))
-	case !has.Items:
-		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
 // ElicitationSchema is a flat object schema of primitive properties only.
 type ElicitationSchema struct {
 	Schema string `json:"$schema,omitempty"`
@@ -6742,90 +1159,6 @@ type ElicitationSchema struct {
 	Type       string                               `json:"type"`
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
 	Required   []string                             `json:"required,omitzero"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "object"
-	} else if x.Type != "object" {
-		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
-	}
-	if x.Properties == nil {
-		x.Properties = map[string]PrimitiveSchemaDefinition{}
-	}
-	type plain ElicitationSchema
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "object"
-	} else if x.Type != "object" {
-		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
-	}
-	if x.Properties == nil {
-		x.Properties = map[string]PrimitiveSchemaDefinition{}
-	}
-	var err error
-	start := len(b)
-	if x.Schema != "" {
-		b = append(b, `,"$schema":`...)
-		b = jsonrpc.AppendString(b, x.Schema)
-	}
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
-		return nil, err
-	}
-	if x.Required != nil {
-		b = append(b, `,"required":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
-	var v ElicitationSchema
-	var has struct {
-		Type, Properties bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeString(value, &v.Schema))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "properties":
-			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PrimitiveSchemaDefinition])))
-		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "object":
-		return jsonrpc.AtField("type", errors.New("must be \"object\""))
-	case !has.Properties:
-		return jsonrpc.MissingField("properties")
-	}
-	*x = v
-	return nil
 }
 
 // ElicitRequestFormParams asks the user to fill in a form shown by the client.
@@ -6839,79 +1172,6 @@ type ElicitRequestFormParams struct {
 	Mode            string            `json:"mode,omitempty"`
 	Message         string            `json:"message"`
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Task != nil {
-		b = append(b, `,"task":`...)
-		if b, err = x.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Mode != "" {
-		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, x.Mode)
-	}
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	b = append(b, `,"requestedSchema":`...)
-	if b, err = x.RequestedSchema.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	var v ElicitRequestFormParams
-	var has struct {
-		Mode, Message, RequestedSchema bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
-		case "mode":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.DecodeString(value, &v.Mode))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "requestedSchema":
-			has.RequestedSchema = true
-			return jsonrpc.AtField("requestedSchema", jsonrpc.NonNull(value, v.RequestedSchema.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case has.Mode && v.Mode != "form":
-		return jsonrpc.AtField("mode", errors.New("must be \"form\""))
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	case !has.RequestedSchema:
-		return jsonrpc.MissingField("requestedSchema")
-	}
-	*x = v
-	return nil
 }
 
 // ElicitRequestURLParams asks the user to open a URL out of band (for
@@ -6931,98 +1191,6 @@ type ElicitRequestURLParams struct {
 	URL string `json:"url"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	if x.Mode == "" {
-		x.Mode = "url"
-	} else if x.Mode != "url" {
-		return nil, fmt.Errorf("mode must be \"url\", not %q", x.Mode)
-	}
-	type plain ElicitRequestURLParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Mode == "" {
-		x.Mode = "url"
-	} else if x.Mode != "url" {
-		return nil, fmt.Errorf("mode must be \"url\", not %q", x.Mode)
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Task != nil {
-		b = append(b, `,"task":`...)
-		if b, err = x.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"mode":`...)
-	b = jsonrpc.AppendString(b, x.Mode)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	b = append(b, `,"elicitationId":`...)
-	b = jsonrpc.AppendString(b, x.ElicitationID)
-	b = append(b, `,"url":`...)
-	b = jsonrpc.AppendString(b, x.URL)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	var v ElicitRequestURLParams
-	var has struct {
-		Mode, Message, ElicitationID, URL bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
-		case "mode":
-			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "elicitationId":
-			has.ElicitationID = true
-			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ElicitationID)))
-		case "url":
-			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Mode:
-		return jsonrpc.MissingField("mode")
-	case v.Mode != "url":
-		return jsonrpc.AtField("mode", errors.New("must be \"url\""))
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	case !has.ElicitationID:
-		return jsonrpc.MissingField("elicitationId")
-	case !has.URL:
-		return jsonrpc.MissingField("url")
-	}
-	*x = v
-	return nil
-}
-
 // ElicitResult is the user's answer.
 type ElicitResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
@@ -7037,130 +1205,15 @@ type ElicitResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	type plain ElicitResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitResult) UnmarshalJSON(b []byte) error {
-	var v ElicitResult
-	var has struct {
-		Action bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "action":
-			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, v.Action.UnmarshalJSON(value)))
-		case "content":
-			return jsonrpc.AtField("content", jsonrpc.DecodeMap(value, &v.Content, jsonrpc.UnmarshalJSON[ElicitValue]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Action:
-		return jsonrpc.MissingField("action")
-	}
-	*x = v
-	return nil
-}
-
 // ElicitationCompleteParams names the URL-mode elicitation that finished.
 type ElicitationCompleteParams struct {
 	ElicitationID string `json:"elicitationId"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitationCompleteParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"elicitationId":`...)
-	b = jsonrpc.AppendString(b, x.ElicitationID)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitationCompleteParams) UnmarshalJSON(b []byte) error {
-	var v ElicitationCompleteParams
-	var has struct {
-		ElicitationID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "elicitationId":
-			has.ElicitationID = true
-			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ElicitationID)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ElicitationID:
-		return jsonrpc.MissingField("elicitationId")
-	}
-	*x = v
-	return nil
 }
 
 // ResourceNotFoundData is the data of error ResourceNotFound.
 type ResourceNotFoundData struct {
 	// Format: uri.
 	URI string `json:"uri"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ResourceNotFoundData) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ResourceNotFoundData) UnmarshalJSON(b []byte) error {
-	var v ResourceNotFoundData
-	var has struct {
-		URI bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	}
-	*x = v
-	return nil
 }
 
 // URLElicitationRequiredData is the data of error URLElicitationRequired.
@@ -7171,50 +1224,6 @@ type URLElicitationRequiredData struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x URLElicitationRequiredData) MarshalJSON() ([]byte, error) {
-	if x.Elicitations == nil {
-		x.Elicitations = []ElicitRequestURLParams{}
-	}
-	type plain URLElicitationRequiredData
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
-	var v URLElicitationRequiredData
-	var has struct {
-		Elicitations bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "elicitations":
-			has.Elicitations = true
-			return jsonrpc.AtField("elicitations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Elicitations, jsonrpc.UnmarshalJSON[ElicitRequestURLParams])))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Elicitations:
-		return jsonrpc.MissingField("elicitations")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeRequestParams are the params of initialize.
 type InitializeRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
@@ -7223,68 +1232,6 @@ type InitializeRequestParams struct {
 	ProtocolVersion string             `json:"protocolVersion"`
 	Capabilities    ClientCapabilities `json:"capabilities"`
 	ClientInfo      Implementation     `json:"clientInfo"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendString(b, x.ProtocolVersion)
-	b = append(b, `,"capabilities":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"clientInfo":`...)
-	if b, err = x.ClientInfo.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	var v InitializeRequestParams
-	var has struct {
-		ProtocolVersion, Capabilities, ClientInfo bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "protocolVersion":
-			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProtocolVersion)))
-		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
-		case "clientInfo":
-			has.ClientInfo = true
-			return jsonrpc.AtField("clientInfo", jsonrpc.NonNull(value, v.ClientInfo.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
-	case !has.ClientInfo:
-		return jsonrpc.MissingField("clientInfo")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeResult is the result of initialize.
@@ -7304,61 +1251,6 @@ type InitializeResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	type plain InitializeResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	var v InitializeResult
-	var has struct {
-		ProtocolVersion, Capabilities, ServerInfo bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "protocolVersion":
-			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProtocolVersion)))
-		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
-		case "serverInfo":
-			has.ServerInfo = true
-			return jsonrpc.AtField("serverInfo", jsonrpc.NonNull(value, v.ServerInfo.UnmarshalJSON(value)))
-		case "instructions":
-			return jsonrpc.AtField("instructions", jsonrpc.DecodeString(value, &v.Instructions))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
-	case !has.ServerInfo:
-		return jsonrpc.MissingField("serverInfo")
-	}
-	*x = v
-	return nil
-}
-
 // CancelledNotificationParams are the params of notifications/cancelled.
 type CancelledNotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
@@ -7368,55 +1260,6 @@ type CancelledNotificationParams struct {
 
 	// May be logged or shown.
 	Reason string `json:"reason,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if !x.RequestID.IsZero() {
-		b = append(b, `,"requestId":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RequestID); err != nil {
-			return nil, err
-		}
-	}
-	if x.Reason != "" {
-		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, x.Reason)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var v CancelledNotificationParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "requestId":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("requestId", v.RequestID.UnmarshalJSON(value))
-		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeString(value, &v.Reason))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ProgressNotificationParams are the params of notifications/progress.
@@ -7430,73 +1273,4 @@ type ProgressNotificationParams struct {
 	// The progress value at completion, when known.
 	Total   *float64 `json:"total,omitempty"`
 	Message string   `json:"message,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"progressToken":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ProgressToken); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"progress":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Progress); err != nil {
-		return nil, err
-	}
-	if x.Total != nil {
-		b = append(b, `,"total":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Total); err != nil {
-			return nil, err
-		}
-	}
-	if x.Message != "" {
-		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, x.Message)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var v ProgressNotificationParams
-	var has struct {
-		ProgressToken, Progress bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "progressToken":
-			has.ProgressToken = true
-			return jsonrpc.AtField("progressToken", jsonrpc.NonNull(value, v.ProgressToken.UnmarshalJSON(value)))
-		case "progress":
-			has.Progress = true
-			return jsonrpc.AtField("progress", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Progress)))
-		case "total":
-			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeFloat[float64]))
-		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ProgressToken:
-		return jsonrpc.MissingField("progressToken")
-	case !has.Progress:
-		return jsonrpc.MissingField("progress")
-	}
-	*x = v
-	return nil
 }

@@ -5,8 +5,6 @@
 
 package reginald
 
-import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
-
 // ValueType is the kind of a config value. Paths are strings that Reginald
 // resolves against the directory of the run (and `~`) before it sends them.
 //
@@ -47,17 +45,6 @@ func (x ValueType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ValueType, keeping values it does not list: other
-// values are accepted.
-func (x *ValueType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = ValueType(v)
-	return nil
-}
-
 // LogLevel is the level of a log record, as Go's log/slog writes it: one of
 // the four names, with a signed offset when the level lies between them
 // ("DEBUG-4" is Reginald's trace level, "INFO+2" lies between INFO and WARN).
@@ -86,15 +73,4 @@ func (x LogLevel) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a LogLevel, keeping values it does not list: other
-// values are accepted.
-func (x *LogLevel) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = LogLevel(v)
-	return nil
 }

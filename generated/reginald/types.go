@@ -5,11 +5,7 @@
 
 package reginald
 
-import (
-	"encoding/json"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
+import "encoding/json"
 
 // KeyValue is one config value as Reginald sends it: resolved from the config
 // file, the environment and the flags over the manifest's default.
@@ -24,58 +20,6 @@ type KeyValue struct {
 	Type ValueType `json:"type"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x KeyValue) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *KeyValue) UnmarshalJSON(b []byte) error {
-	var v KeyValue
-	var has struct {
-		Key, Value, Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "key":
-			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return jsonrpc.MissingField("key")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // LogSource says where in the plugin's source a log record was made.
 type LogSource struct {
 	// The function.
@@ -88,47 +32,6 @@ type LogSource struct {
 	Line *int64 `json:"line,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogSource) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Function != "" {
-		b = append(b, `,"function":`...)
-		b = jsonrpc.AppendString(b, x.Function)
-	}
-	if x.File != "" {
-		b = append(b, `,"file":`...)
-		b = jsonrpc.AppendString(b, x.File)
-	}
-	if x.Line != nil {
-		b = append(b, `,"line":`...)
-		b = jsonrpc.AppendInt(b, *x.Line)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogSource) UnmarshalJSON(b []byte) error {
-	var v LogSource
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "function":
-			return jsonrpc.AtField("function", jsonrpc.DecodeString(value, &v.Function))
-		case "file":
-			return jsonrpc.AtField("file", jsonrpc.DecodeString(value, &v.File))
-		case "line":
-			return jsonrpc.AtField("line", jsonrpc.DecodeOptional(value, &v.Line, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // LogAttr is one attribute of a log record. A group is an attribute whose
 // value is an array of LogAttr.
 type LogAttr struct {
@@ -137,51 +40,6 @@ type LogAttr struct {
 
 	// The attribute's value.
 	Value json.RawMessage `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogAttr) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogAttr) UnmarshalJSON(b []byte) error {
-	var v LogAttr
-	var has struct {
-		Key, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "key":
-			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return jsonrpc.MissingField("key")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // Manifest is the plugin manifest, `manifest.json` in the plugin's directory.
@@ -223,105 +81,6 @@ type Manifest struct {
 	Tasks []Task `json:"tasks,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != "" {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, x.Version)
-	}
-	if x.Domain != "" {
-		b = append(b, `,"domain":`...)
-		b = jsonrpc.AppendString(b, x.Domain)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Doc != "" {
-		b = append(b, `,"doc":`...)
-		b = jsonrpc.AppendString(b, x.Doc)
-	}
-	b = append(b, `,"executable":`...)
-	b = jsonrpc.AppendString(b, x.Executable)
-	if x.Runtime != nil {
-		b = append(b, `,"runtime":`...)
-		if b, err = x.Runtime.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	if x.Commands != nil {
-		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Manifest) UnmarshalJSON(b []byte) error {
-	var v Manifest
-	var has struct {
-		Name, Executable bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
-		case "domain":
-			return jsonrpc.AtField("domain", jsonrpc.DecodeString(value, &v.Domain))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "doc":
-			return jsonrpc.AtField("doc", jsonrpc.DecodeString(value, &v.Doc))
-		case "executable":
-			has.Executable = true
-			return jsonrpc.AtField("executable", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Executable)))
-		case "runtime":
-			return jsonrpc.AtField("runtime", jsonrpc.DecodeOptional(value, &v.Runtime, jsonrpc.UnmarshalJSON[Runtime]))
-		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
-		case "commands":
-			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[Command]))
-		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Executable:
-		return jsonrpc.MissingField("executable")
-	}
-	*x = v
-	return nil
-}
-
 // Runtime is a runtime a plugin needs, such as python3. When it is not on the
 // PATH, Reginald first runs the task of the config file whose task type
 // provides it.
@@ -336,56 +95,6 @@ type Runtime struct {
 	// "$plugin" for the plugin executable. Reginald does not use it yet: it runs
 	// the executable itself.
 	Run []string `json:"run,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != "" {
-		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, x.Version)
-	}
-	if x.Run != nil {
-		b = append(b, `,"run":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Run); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Runtime) UnmarshalJSON(b []byte) error {
-	var v Runtime
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
-		case "run":
-			return jsonrpc.AtField("run", json.Unmarshal(value, &v.Run))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // ConfigValue is a config value a manifest declares, with its default.
@@ -403,64 +112,6 @@ type ConfigValue struct {
 	Type ValueType `json:"type"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ConfigValue) UnmarshalJSON(b []byte) error {
-	var v ConfigValue
-	var has struct {
-		Key, Value, Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "key":
-			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return jsonrpc.MissingField("key")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // Flag is the command-line flag bound to a config entry.
 type Flag struct {
 	// Long name, used as --name. Defaults to the entry's key.
@@ -471,47 +122,6 @@ type Flag struct {
 
 	// Help text; defaults to the entry's.
 	Description string `json:"description,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Flag) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Name != "" {
-		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, x.Name)
-	}
-	if x.Shorthand != "" {
-		b = append(b, `,"shorthand":`...)
-		b = jsonrpc.AppendString(b, x.Shorthand)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Flag) UnmarshalJSON(b []byte) error {
-	var v Flag
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
-		case "shorthand":
-			return jsonrpc.AtField("shorthand", jsonrpc.DecodeString(value, &v.Shorthand))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ConfigEntry is a plugin-wide or command config entry. Reginald reads it from
@@ -541,84 +151,6 @@ type ConfigEntry struct {
 	FlagOnly bool `json:"flagOnly,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Flag != nil {
-		b = append(b, `,"flag":`...)
-		if b, err = x.Flag.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.EnvOverride != "" {
-		b = append(b, `,"envOverride":`...)
-		b = jsonrpc.AppendString(b, x.EnvOverride)
-	}
-	if x.FlagOnly {
-		b = append(b, `,"flagOnly":`...)
-		b = jsonrpc.AppendBool(b, x.FlagOnly)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
-	var v ConfigEntry
-	var has struct {
-		Key, Value, Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "key":
-			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "flag":
-			return jsonrpc.AtField("flag", jsonrpc.DecodeOptional(value, &v.Flag, jsonrpc.UnmarshalJSON[Flag]))
-		case "envOverride":
-			return jsonrpc.AtField("envOverride", jsonrpc.DecodeString(value, &v.EnvOverride))
-		case "flagOnly":
-			return jsonrpc.AtField("flagOnly", jsonrpc.DecodeBool(value, &v.FlagOnly))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return jsonrpc.MissingField("key")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // ArgSpec holds the help for one positional argument.
 type ArgSpec struct {
 	// The argument's name in the usage line.
@@ -626,48 +158,6 @@ type ArgSpec struct {
 
 	// Help text.
 	Description string `json:"description"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ArgSpec) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ArgSpec) UnmarshalJSON(b []byte) error {
-	var v ArgSpec
-	var has struct {
-		Name, Description bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "description":
-			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Description:
-		return jsonrpc.MissingField("description")
-	}
-	*x = v
-	return nil
 }
 
 // Arguments is the positional arguments a command accepts: between min and max
@@ -682,50 +172,6 @@ type Arguments struct {
 
 	// The greatest number of arguments; -1 for any.
 	Max *int64 `json:"max,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Arguments) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Spec != nil {
-		b = append(b, `,"spec":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Spec); err != nil {
-			return nil, err
-		}
-	}
-	if x.Min != nil {
-		b = append(b, `,"min":`...)
-		b = jsonrpc.AppendInt(b, *x.Min)
-	}
-	if x.Max != nil {
-		b = append(b, `,"max":`...)
-		b = jsonrpc.AppendInt(b, *x.Max)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Arguments) UnmarshalJSON(b []byte) error {
-	var v Arguments
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "spec":
-			return jsonrpc.AtField("spec", jsonrpc.DecodeArray(value, &v.Spec, jsonrpc.UnmarshalJSON[ArgSpec]))
-		case "min":
-			return jsonrpc.AtField("min", jsonrpc.DecodeOptional(value, &v.Min, jsonrpc.DecodeInt[int64]))
-		case "max":
-			return jsonrpc.AtField("max", jsonrpc.DecodeOptional(value, &v.Max, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Command is a command the plugin provides, run as `reginald <domain> <name>`.
@@ -755,92 +201,6 @@ type Command struct {
 	Commands []Command `json:"commands,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Command) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Usage != "" {
-		b = append(b, `,"usage":`...)
-		b = jsonrpc.AppendString(b, x.Usage)
-	}
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Doc != "" {
-		b = append(b, `,"doc":`...)
-		b = jsonrpc.AppendString(b, x.Doc)
-	}
-	if x.Args != nil {
-		b = append(b, `,"args":`...)
-		if b, err = x.Args.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Aliases != nil {
-		b = append(b, `,"aliases":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Aliases); err != nil {
-			return nil, err
-		}
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	if x.Commands != nil {
-		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Command) UnmarshalJSON(b []byte) error {
-	var v Command
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "usage":
-			return jsonrpc.AtField("usage", jsonrpc.DecodeString(value, &v.Usage))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "doc":
-			return jsonrpc.AtField("doc", jsonrpc.DecodeString(value, &v.Doc))
-		case "args":
-			return jsonrpc.AtField("args", jsonrpc.DecodeOptional(value, &v.Args, jsonrpc.UnmarshalJSON[Arguments]))
-		case "aliases":
-			return jsonrpc.AtField("aliases", json.Unmarshal(value, &v.Aliases))
-		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
-		case "commands":
-			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[Command]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // MappedValue is a task config value that is a table whose keys the user
 // chooses (of keyType), each holding the values listed.
 type MappedValue struct {
@@ -857,132 +217,10 @@ type MappedValue struct {
 	Values []ConfigValue `json:"values"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x MappedValue) MarshalJSON() ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []ConfigValue{}
-	}
-	type plain MappedValue
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []ConfigValue{}
-	}
-	var err error
-	start := len(b)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
-	b = append(b, `,"keyType":`...)
-	b = jsonrpc.AppendString(b, x.KeyType)
-	b = append(b, `,"values":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MappedValue) UnmarshalJSON(b []byte) error {
-	var v MappedValue
-	var has struct {
-		Key, KeyType, Values bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "key":
-			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
-		case "keyType":
-			has.KeyType = true
-			return jsonrpc.AtField("keyType", jsonrpc.NonNull(value, v.KeyType.UnmarshalJSON(value)))
-		case "values":
-			has.Values = true
-			return jsonrpc.AtField("values", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Values, jsonrpc.UnmarshalJSON[ConfigValue])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return jsonrpc.MissingField("key")
-	case !has.KeyType:
-		return jsonrpc.MissingField("keyType")
-	case !has.Values:
-		return jsonrpc.MissingField("values")
-	}
-	*x = v
-	return nil
-}
-
 // UnionValue holds the config values of which the user may give only one.
 type UnionValue struct {
 	// The alternatives.
 	Alternatives []UnionValueAlternativesItem `json:"alternatives"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UnionValue) MarshalJSON() ([]byte, error) {
-	if x.Alternatives == nil {
-		x.Alternatives = []UnionValueAlternativesItem{}
-	}
-	type plain UnionValue
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UnionValue) AppendJSON(b []byte) ([]byte, error) {
-	if x.Alternatives == nil {
-		x.Alternatives = []UnionValueAlternativesItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"alternatives":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Alternatives); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UnionValue) UnmarshalJSON(b []byte) error {
-	var v UnionValue
-	var has struct {
-		Alternatives bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "alternatives":
-			has.Alternatives = true
-			return jsonrpc.AtField("alternatives", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Alternatives, jsonrpc.UnmarshalJSON[UnionValueAlternativesItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Alternatives:
-		return jsonrpc.MissingField("alternatives")
-	}
-	*x = v
-	return nil
 }
 
 // Task is a task type the plugin provides, written `<domain>/<taskType>` in
@@ -1001,62 +239,6 @@ type Task struct {
 	Config []TaskConfig `json:"config,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Task) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"taskType":`...)
-	b = jsonrpc.AppendString(b, x.TaskType)
-	if x.Description != "" {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, x.Description)
-	}
-	if x.Provides != "" {
-		b = append(b, `,"provides":`...)
-		b = jsonrpc.AppendString(b, x.Provides)
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Task) UnmarshalJSON(b []byte) error {
-	var v Task
-	var has struct {
-		TaskType bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskType":
-			has.TaskType = true
-			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
-		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
-		case "provides":
-			return jsonrpc.AtField("provides", jsonrpc.DecodeString(value, &v.Provides))
-		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[TaskConfig]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskType:
-		return jsonrpc.MissingField("taskType")
-	}
-	*x = v
-	return nil
-}
-
 // HandshakeParams are the params of handshake.
 type HandshakeParams struct {
 	// The protocol, `reginald`.
@@ -1064,48 +246,6 @@ type HandshakeParams struct {
 
 	// The protocol version: 0.
 	ProtocolVersion int64 `json:"protocolVersion"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HandshakeParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"protocol":`...)
-	b = jsonrpc.AppendString(b, x.Protocol)
-	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
-	var v HandshakeParams
-	var has struct {
-		Protocol, ProtocolVersion bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "protocol":
-			has.Protocol = true
-			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
-		case "protocolVersion":
-			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Protocol:
-		return jsonrpc.MissingField("protocol")
-	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
-	}
-	*x = v
-	return nil
 }
 
 // HandshakeResult is the result of handshake.
@@ -1118,55 +258,6 @@ type HandshakeResult struct {
 
 	// The protocol version: 0.
 	ProtocolVersion int64 `json:"protocolVersion"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HandshakeResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"protocol":`...)
-	b = jsonrpc.AppendString(b, x.Protocol)
-	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
-	var v HandshakeResult
-	var has struct {
-		Name, Protocol, ProtocolVersion bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "protocol":
-			has.Protocol = true
-			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
-		case "protocolVersion":
-			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Protocol:
-		return jsonrpc.MissingField("protocol")
-	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
-	}
-	*x = v
-	return nil
 }
 
 // RunCommandParams are the params of runCommand.
@@ -1183,79 +274,10 @@ type RunCommandParams struct {
 	PluginConfig []KeyValue `json:"pluginConfig"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"cmd":`...)
-	b = jsonrpc.AppendString(b, x.Cmd)
-	b = append(b, `,"config":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"pluginConfig":`...)
-	if b, err = jsonrpc.AppendValue(b, x.PluginConfig); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
-	var v RunCommandParams
-	var has struct {
-		Cmd, Config, PluginConfig bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "cmd":
-			has.Cmd = true
-			return jsonrpc.AtField("cmd", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Cmd)))
-		case "config":
-			has.Config = true
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
-		case "pluginConfig":
-			has.PluginConfig = true
-			return jsonrpc.AtField("pluginConfig", jsonrpc.DecodeArray(value, &v.PluginConfig, jsonrpc.UnmarshalJSON[KeyValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Cmd:
-		return jsonrpc.MissingField("cmd")
-	case !has.Config:
-		return jsonrpc.MissingField("config")
-	case !has.PluginConfig:
-		return jsonrpc.MissingField("pluginConfig")
-	}
-	*x = v
-	return nil
-}
-
 // RunCommandResult is an empty object on success.
 //
 // It is the result of runCommand.
 type RunCommandResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunCommandResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunCommandResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // RunTaskParams are the params of runTask.
 type RunTaskParams struct {
@@ -1266,70 +288,10 @@ type RunTaskParams struct {
 	Config []KeyValue `json:"config"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"taskType":`...)
-	b = jsonrpc.AppendString(b, x.TaskType)
-	b = append(b, `,"config":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
-	var v RunTaskParams
-	var has struct {
-		TaskType, Config bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskType":
-			has.TaskType = true
-			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
-		case "config":
-			has.Config = true
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskType:
-		return jsonrpc.MissingField("taskType")
-	case !has.Config:
-		return jsonrpc.MissingField("config")
-	}
-	*x = v
-	return nil
-}
-
 // RunTaskResult is an empty object on success.
 //
 // It is the result of runTask.
 type RunTaskResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunTaskResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // LogParams are the params of log.
 type LogParams struct {
@@ -1347,76 +309,4 @@ type LogParams struct {
 
 	// The record's level.
 	Level LogLevel `json:"level"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"time":`...)
-	b = jsonrpc.AppendString(b, x.Time)
-	b = append(b, `,"msg":`...)
-	b = jsonrpc.AppendString(b, x.Msg)
-	b = append(b, `,"source":`...)
-	if x.Source == nil {
-		b = append(b, "null"...)
-	} else {
-		if b, err = x.Source.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"attrs":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Attrs); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogParams) UnmarshalJSON(b []byte) error {
-	var v LogParams
-	var has struct {
-		Time, Msg, Source, Attrs, Level bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "time":
-			has.Time = true
-			return jsonrpc.AtField("time", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Time)))
-		case "msg":
-			has.Msg = true
-			return jsonrpc.AtField("msg", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Msg)))
-		case "source":
-			has.Source = true
-			return jsonrpc.AtField("source", jsonrpc.DecodeOptional(value, &v.Source, jsonrpc.UnmarshalJSON[LogSource]))
-		case "attrs":
-			has.Attrs = true
-			return jsonrpc.AtField("attrs", jsonrpc.DecodeArray(value, &v.Attrs, jsonrpc.UnmarshalJSON[LogAttr]))
-		case "level":
-			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Time:
-		return jsonrpc.MissingField("time")
-	case !has.Msg:
-		return jsonrpc.MissingField("msg")
-	case !has.Source:
-		return jsonrpc.MissingField("source")
-	case !has.Attrs:
-		return jsonrpc.MissingField("attrs")
-	case !has.Level:
-		return jsonrpc.MissingField("level")
-	}
-	*x = v
-	return nil
 }

@@ -5,12 +5,6 @@
 
 package supex
 
-import (
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // ToolName is the tools the runtime serves through tools/call. An unknown tool
 // name is rejected with -32602 (upstream's runtime: -32603 "Unknown tool:
 // <name>").
@@ -68,19 +62,6 @@ func (x ToolName) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ToolName, refusing values it does not list.
-func (x *ToolName) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ToolName(v).Valid() {
-		return fmt.Errorf("unknown value %q; want a value of ToolName", jsonrpc.Truncate(v))
-	}
-	*x = ToolName(v)
-	return nil
-}
-
 // EntityFilter is one of "all", "faces", "edges", "groups" or "components".
 type EntityFilter string
 
@@ -102,19 +83,6 @@ func (x EntityFilter) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an EntityFilter, refusing values it does not list.
-func (x *EntityFilter) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !EntityFilter(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"all\", \"faces\", \"edges\", \"groups\" or \"components\"", jsonrpc.Truncate(v))
-	}
-	*x = EntityFilter(v)
-	return nil
-}
-
 // CameraKind is one of "standard_view", "custom" or "zoom_entity".
 type CameraKind string
 
@@ -132,19 +100,6 @@ func (x CameraKind) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a CameraKind, refusing values it does not list.
-func (x *CameraKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !CameraKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"standard_view\", \"custom\" or \"zoom_entity\"", jsonrpc.Truncate(v))
-	}
-	*x = CameraKind(v)
-	return nil
 }
 
 // StandardView is one of the 7 values below.
@@ -168,19 +123,6 @@ func (x StandardView) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a StandardView, refusing values it does not list.
-func (x *StandardView) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !StandardView(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"top\", \"bottom\", \"front\", \"back\", \"left\", \"right\" or \"iso\"", jsonrpc.Truncate(v))
-	}
-	*x = StandardView(v)
-	return nil
 }
 
 // ExportFormat is one of "skp", "obj", "stl", "png", "jpg" or "jpeg".
@@ -208,19 +150,6 @@ func (x ExportFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ExportFormat, refusing values it does not list.
-func (x *ExportFormat) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ExportFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"skp\", \"obj\", \"stl\", \"png\", \"jpg\" or \"jpeg\"", jsonrpc.Truncate(v))
-	}
-	*x = ExportFormat(v)
-	return nil
-}
-
 // Units is one of "inches", "feet", "millimeters", "centimeters", "meters" or
 // "unknown".
 type Units string
@@ -242,17 +171,4 @@ func (x Units) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes an Units, refusing values it does not list.
-func (x *Units) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !Units(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"inches\", \"feet\", \"millimeters\", \"centimeters\", \"meters\" or \"unknown\"", jsonrpc.Truncate(v))
-	}
-	*x = Units(v)
-	return nil
 }

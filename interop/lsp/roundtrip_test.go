@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // wireMessage is one message gopls sent, classified: a request or a
@@ -76,13 +76,7 @@ func reencode[T any](raw json.RawMessage) ([]byte, error) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("decoding into %T: %w", v, err)
 	}
-	var b []byte
-	var err error
-	if a, ok := any(v).(jsonrpc.Appender); ok {
-		b, err = a.AppendJSON(nil)
-	} else {
-		b, err = json.Marshal(v)
-	}
+	b, err := rpcimpl.AppendValue(nil, v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %T: %w", v, err)
 	}

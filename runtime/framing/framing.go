@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Default limits, used when a [Limits] field is zero.
@@ -89,7 +90,7 @@ func ByName(name string) (Framing, error) {
 
 // ErrTooLarge is wrapped by the error a Reader returns for a message or
 // header section over its [Limits].
-var ErrTooLarge = errors.New("message too large")
+var ErrTooLarge = errors.New("framing: message too large")
 
 // Error describes a malformed or oversized frame.
 type Error struct {
@@ -117,7 +118,9 @@ const GlimpseSize = 256
 // Error implements the error interface.
 func (e *Error) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("%s framing: %s: %v", e.Framing, e.Reason, e.Err)
+		// "ndjson framing: ...: message too large", not "...: framing:
+		// message too large".
+		return fmt.Sprintf("%s framing: %s: %s", e.Framing, e.Reason, strings.TrimPrefix(e.Err.Error(), "framing: "))
 	}
 	return fmt.Sprintf("%s framing: %s", e.Framing, e.Reason)
 }

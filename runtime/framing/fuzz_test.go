@@ -201,7 +201,7 @@ func ndjsonModel(data []byte, limit int) []result {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		switch {
 		case len(line) > limit:
-			out = append(out, result{Err: fmt.Sprintf("ndjson framing: line exceeds limit of %d bytes: %v", limit, framing.ErrTooLarge), Ends: ends(line)})
+			out = append(out, result{Err: fmt.Sprintf("ndjson framing: line exceeds limit of %d bytes: message too large", limit), Ends: ends(line)})
 		case len(bytes.Trim(line, " \t\r")) > 0:
 			out = append(out, result{Msg: string(line)})
 		}

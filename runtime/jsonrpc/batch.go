@@ -24,32 +24,38 @@ type BatchCall struct {
 // responses to its requests, setting each element's Result and Err. It
 // returns an error only when the batch could not be sent; a ctx that ends
 // while waiting sets the Err of every unanswered element. Per-method
-// default timeouts and outgoing middleware do not apply to batches.
+// default timeouts do not apply to batches.
+//
+// Each element goes through [Options.Outgoing] as a single call does, with
+// [Outgoing.Batch] set: its middleware runs concurrently with that of the
+// other elements, and its next returns once that element's answer has
+// arrived (or failed). The batch is sent, as one array, when every
+// element has reached the end of its chain or returned without calling
+// next; such an element gets its middleware's error as its Err and is
+// left out of the array, and a batch all of whose elements are left out
+// sends nothing. With middleware an element whose params cannot be
+// encoded is also left out, with the encoding error as its Err, and
+// when the batch cannot be sent every element's Err is set too.
 func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	if len(calls) == 0 {
 		return fmt.Errorf("jsonrpc: batch: no calls")
 	}
 	if c.opts.RejectBatches {
-		return fmt.Errorf("jsonrpc: batch of %d calls: %w", len(calls), ErrBatchesRejected)
+		return errorf("jsonrpc: batch of %d calls: %w", len(calls), ErrBatchesRejected)
 	}
 	if why := c.batchRefusal(); why != "" {
-		return fmt.Errorf("jsonrpc: batch of %d calls: %s: %w", len(calls), why, ErrBatchesRejected)
+		return errorf("jsonrpc: batch of %d calls: %s: %w", len(calls), why, ErrBatchesRejected)
+	}
+	if len(c.opts.Outgoing) > 0 {
+		return c.batchThroughMiddleware(ctx, calls)
 	}
 	ids := make([]int64, len(calls))
 	waits := make([]*pendingCall, len(calls))
-	forgetAll := func() {
-		for _, id := range ids {
-			if id != 0 {
-				c.forget(id)
-			}
-		}
-	}
 	out := []byte{'['}
 	for i, call := range calls {
 		params, err := marshalValue(call.Params)
 		if err != nil {
-			forgetAll()
-			return fmt.Errorf("jsonrpc: batch: encoding params of %q: %w", call.Method, err)
+			return errorf("jsonrpc: batch: encoding params of %q: %w", call.Method, err)
 		}
 		if string(params) == "null" {
 			params = nil
@@ -63,30 +69,48 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 		out = c.appendRequest(out, ids[i], call.Method, params)
 	}
 	out = append(out, ']')
+	if err := c.sendBatch(ctx, out, ids, waits); err != nil {
+		return err
+	}
+	for i, call := range calls {
+		if waits[i] != nil {
+			call.Err = c.awaitElement(ctx, call.Method, ids[i], waits[i], call.Result)
+		}
+	}
+	return nil
+}
+
+// sendBatch registers the requests of the encoded batch out (ids: their
+// request numbers, 0 for a notification) and queues it.
+func (c *Conn) sendBatch(ctx context.Context, out []byte, ids []int64, waits []*pendingCall) error {
 	if err := c.registerBatch(ctx, ids, waits); err != nil {
 		if err == ErrClosed {
 			err = c.closedError()
 		}
-		return fmt.Errorf("jsonrpc: batch: %w", err)
+		return errorf("jsonrpc: batch: %w", err)
 	}
 	if err := c.enqueue(ctx, out); err != nil {
-		forgetAll()
-		return fmt.Errorf("jsonrpc: batch: %w", err)
-	}
-	for i, call := range calls {
-		if waits[i] == nil {
-			continue
+		for _, id := range ids {
+			if id != 0 {
+				c.forget(id)
+			}
 		}
-		select {
-		case r := <-waits[i].ch:
-			call.Err = c.received(call.Method, waits[i], r, call.Result)
-		case <-ctx.Done():
-			c.forget(ids[i])
-			c.sendCancel(ids[i], ctx.Err().Error())
-			call.Err = fmt.Errorf("jsonrpc: call %q (id %s): %w", call.Method, c.idText(ids[i]), ctx.Err())
-		}
+		return errorf("jsonrpc: batch: %w", err)
 	}
 	return nil
+}
+
+// awaitElement waits for the answer to the request id of a batch, which p
+// is registered for, and decodes it into result.
+func (c *Conn) awaitElement(ctx context.Context, method string, id int64, p *pendingCall, result any) error {
+	select {
+	case r := <-p.ch:
+		return c.received(method, p, r, result)
+	case <-ctx.Done():
+		c.forget(id)
+		c.sendCancel(id, ctx.Err().Error())
+		return errorf("jsonrpc: call %q (id %s): %w", method, c.idText(id), ctx.Err())
+	}
 }
 
 // registerBatch records a pending call for each nonzero id, all or none:

@@ -66,6 +66,9 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 
 // sendOne is the innermost SendFunc.
 func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
+	if out.batch != nil {
+		return c.joinBatch(ctx, out)
+	}
 	var id int64
 	if !out.Notification {
 		id = out.num
@@ -75,11 +78,11 @@ func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
 	}
 	msg, err := c.encodeRequest(id, out.Method, out.Params)
 	if err != nil {
-		return fmt.Errorf("jsonrpc: encoding params of %q: %w", out.Method, err)
+		return errorf("jsonrpc: encoding params of %q: %w", out.Method, err)
 	}
 	if out.Notification {
 		if err := c.enqueue(ctx, msg); err != nil {
-			return fmt.Errorf("jsonrpc: notify %q: %w", out.Method, err)
+			return errorf("jsonrpc: notify %q: %w", out.Method, err)
 		}
 		return nil
 	}
@@ -193,11 +196,11 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	case err == errSlotTimeout:
 		return c.timedOut(method, id, timeout, false)
 	case err == ErrTooManyCalls:
-		return fmt.Errorf("jsonrpc: call %q: %w (%d)", method, err, c.opts.MaxOutgoingCalls)
+		return errorf("jsonrpc: call %q: %w (%d)", method, err, c.opts.MaxOutgoingCalls)
 	case err == ErrClosed:
-		return fmt.Errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
+		return errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
 	case err != nil:
-		return fmt.Errorf("jsonrpc: call %q: %w", method, err)
+		return errorf("jsonrpc: call %q: %w", method, err)
 	}
 	q := queued{msg, c.relatedTo(ctx)}
 	select {
@@ -207,10 +210,10 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 		case c.out <- q:
 		case <-c.done:
 			c.forget(id)
-			return fmt.Errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
+			return errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
 		case <-ctx.Done():
 			c.forget(id)
-			return fmt.Errorf("jsonrpc: call %q: %w", method, ctx.Err())
+			return errorf("jsonrpc: call %q: %w", method, ctx.Err())
 		case <-expired:
 			c.forget(id)
 			return c.timedOut(method, id, timeout, false)
@@ -226,7 +229,7 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	case <-done:
 		c.forget(id)
 		c.sendCancel(id, ctx.Err().Error())
-		return fmt.Errorf("jsonrpc: call %q (id %s): %w", method, c.idText(id), ctx.Err())
+		return errorf("jsonrpc: call %q (id %s): %w", method, c.idText(id), ctx.Err())
 	case <-expired:
 		c.forget(id)
 		return c.timedOut(method, id, timeout, true)
@@ -255,6 +258,7 @@ func (c *Conn) timedOut(method string, id int64, timeout Timeout, sent bool) err
 	if sent && timeout.Cancel {
 		c.sendCancel(id, "timed out")
 	}
+	c.stats.add(statTimeouts, 1)
 	err := &TimeoutError{Method: method, ID: ID{c.idText(id)}, Timeout: timeout.After}
 	if timeout.Action == TimeoutKill {
 		c.killOnClose.Store(true)
@@ -277,7 +281,7 @@ func decodeResult(method string, r callResult, result any) error {
 		if _, ok := r.err.(*Error); ok {
 			return r.err
 		}
-		return fmt.Errorf("jsonrpc: call %q: %w", method, r.err)
+		return errorf("jsonrpc: call %q: %w", method, r.err)
 	}
 	if result == nil {
 		return nil
@@ -289,13 +293,16 @@ func decodeResult(method string, r callResult, result any) error {
 		err = json.Unmarshal(r.result, result)
 	}
 	if err != nil {
-		return fmt.Errorf("jsonrpc: decoding result of %q: %w", method, err)
+		return errorf("jsonrpc: decoding result of %q: %w", method, err)
 	}
 	return nil
 }
 
 // deliver hands a response to the call waiting for it.
 func (c *Conn) deliver(m *message) {
+	if m.err != nil {
+		c.stats.errorReceived(m.err.Code)
+	}
 	p := c.takePending(m.rawID)
 	if p == nil {
 		if c.lateAnswer(m.rawID) {
@@ -368,9 +375,10 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	if method == "" {
 		return
 	}
+	c.stats.add(statCancelsSent, 1)
 	var params []byte
 	if c.opts.Cancellation == CancelMCP {
-		params = fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, AppendString(nil, reason))
+		params = fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, appendString(nil, reason))
 	} else {
 		params = fmt.Appendf(nil, `{"id":%s}`, id)
 	}

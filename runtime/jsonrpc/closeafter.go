@@ -26,7 +26,7 @@ func CloseAfterReply(ctx context.Context) bool {
 
 // errClosedAfterReply is the reason a connection ended after a handler
 // asked for it with CloseAfterReply.
-var errClosedAfterReply = errors.New("closed after the last reply")
+var errClosedAfterReply = errors.New("jsonrpc: closed after the last reply")
 
 // closeMarker, queued behind a message, tells the write loop to flush and
 // end the connection. Real messages are never empty.

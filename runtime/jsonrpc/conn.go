@@ -57,6 +57,7 @@ type Conn struct {
 	nextID         atomic.Int64
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
+	stats          counters    // see Conn.Stats
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
@@ -74,6 +75,7 @@ type Conn struct {
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context
 	cancel        context.CancelFunc
+	handlerCtx    context.Context // ctx, or one of Options.BaseContext cancelled with it
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
 	order         noteOrder      // with Options.OrderRequestsAfterNotifications
@@ -83,10 +85,10 @@ type Conn struct {
 
 // ErrPeerClosed is the reason a connection ended when the peer closed its
 // end of the stream.
-var ErrPeerClosed = errors.New("peer closed the connection")
+var ErrPeerClosed = errors.New("jsonrpc: peer closed the connection")
 
 // errLocalClose is the reason a connection ended when Close was called.
-var errLocalClose = errors.New("closed locally")
+var errLocalClose = errors.New("jsonrpc: closed locally")
 
 type connKey struct{}
 
@@ -122,6 +124,12 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	c.related, _ = stream.(RelatedWriter)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
+	c.handlerCtx = c.ctx
+	if opts.BaseContext != nil {
+		hctx, hcancel := context.WithCancel(opts.BaseContext)
+		c.handlerCtx = context.WithValue(hctx, connKey{}, c)
+		c.cancel = func() { cancel(); hcancel() }
+	}
 
 	var h Handler = HandlerFunc(methodNotFound)
 	if opts.Handler != nil {
@@ -139,6 +147,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 
 	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
 	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
+	opts.Metrics.attach(c)
 	c.wg.Add(2)
 	go c.readLoop()
 	go c.writeLoop()
@@ -233,7 +242,7 @@ func (c *Conn) Shutdown(ctx context.Context) error {
 	case <-waited:
 		return err
 	case <-ctx.Done():
-		return fmt.Errorf("jsonrpc: shutdown: handlers still running: %w", ctx.Err())
+		return errorf("jsonrpc: shutdown: handlers still running: %w", ctx.Err())
 	}
 }
 
@@ -261,6 +270,7 @@ func (c *Conn) shutdown(reason error) error {
 
 	close(c.done)
 	c.cancel()
+	c.opts.Metrics.detach(c)
 	if reason == errLocalClose || reason == ErrPeerClosed {
 		// Let the write loop send what was queued (our answers to a peer
 		// that has finished sending), unless the peer does not read it in
@@ -288,7 +298,7 @@ func (c *Conn) shutdown(reason error) error {
 		p.ch <- callResult{err: failure}
 	}
 	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
-		return fmt.Errorf("jsonrpc: closing stream: %w", err)
+		return errorf("jsonrpc: closing stream: %w", err)
 	}
 	return nil
 }
@@ -300,12 +310,12 @@ func (c *Conn) closedError() error {
 	defer c.mu.Unlock()
 	reason := c.err
 	if reason == nil && c.inputEnd {
-		return fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
+		return errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
 	}
 	if reason == nil || reason == errLocalClose || reason == errClosedAfterReply {
 		return ErrClosed
 	}
-	return fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(reason))
+	return errorf("%w: %w", ErrClosed, c.withPeerError(reason))
 }
 
 // readLoop reads and dispatches messages until the stream ends.
@@ -333,7 +343,7 @@ func (c *Conn) readLoop() {
 					continue
 				}
 				c.warn("jsonrpc: skipped a bad frame", "reason", Truncate(fe.Error()))
-				c.replyFromReader(appendError(nil, NullID, invalidRequest(Truncate(fe.Error()))))
+				c.replyFromReader(c.errorResponse(NullID, invalidRequest(Truncate(fe.Error()))))
 				continue
 			}
 			close(c.inputDone)
@@ -342,9 +352,10 @@ func (c *Conn) readLoop() {
 				c.peerFinished()
 				return
 			}
-			c.shutdown(fmt.Errorf("reading: %w", err))
+			c.shutdown(fmt.Errorf("jsonrpc: reading: %w", err))
 			return
 		}
+		c.frameIn(msg)
 		if c.onFrame != nil {
 			c.onFrame()
 		}
@@ -379,7 +390,7 @@ func (c *Conn) peerFinished() {
 	pending := c.pending
 	c.pending = map[int64]*pendingCall{}
 	c.wakeCallers()
-	failure := fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
+	failure := errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
 	c.mu.Unlock()
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}

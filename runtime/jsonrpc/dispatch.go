@@ -29,7 +29,7 @@ func (c *Conn) handleFrame(frame []byte) {
 	whole := frame
 	frame = trimSpace(frame)
 	if !json.Valid(frame) {
-		c.replyFromReader(appendError(nil, NullID, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}))
+		c.replyFromReader(c.errorResponse(NullID, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}))
 		return
 	}
 	if len(frame) > 0 && frame[0] == '[' {
@@ -64,7 +64,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 			c.cancelIncoming(m.params)
 			return
 		}
-		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx, size: int64(len(b))}
+		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.handlerCtx, size: int64(len(b))}
 		if !c.queued.acquire(in.size, c.done) {
 			return
 		}
@@ -81,7 +81,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 
 // acceptRequest registers a peer request and queues it for a handler.
 func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
-	ctx, cancel := context.WithCancel(c.ctx)
+	ctx, cancel := context.WithCancel(c.handlerCtx)
 	in := &incoming{
 		req:    Request{ID: m.id, Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true},
 		ctx:    ctx,
@@ -141,6 +141,7 @@ func (c *Conn) runRequest(in *incoming) {
 	}
 	if err == nil {
 		result, err = c.invoke(in, &in.req)
+		c.stats.add(statRequestsHandled, 1)
 	}
 	peerCancelled := c.finishRequest(in)
 	if in.closeAfter.Load() {
@@ -217,7 +218,9 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 // their context is then already cancelled.
 func (c *Conn) runNotification(in *incoming) {
 	c.queued.release(in.size)
-	if _, err := c.invoke(in.ctx, &in.req); err != nil && !c.ignored(in.req.Method, err) {
+	_, err := c.invoke(in.ctx, &in.req)
+	c.stats.add(statNotificationsHandled, 1)
+	if err != nil && !c.ignored(in.req.Method, err) {
 		c.warn("jsonrpc: notification handler failed", "method", Truncate(in.req.Method), "error", Truncate(err.Error()))
 	}
 	if c.opts.OrderRequestsAfterNotifications {
@@ -273,6 +276,7 @@ func (c *Conn) errorFor(req *Request, err error, peerCancelled bool) *Error {
 
 // cancelIncoming acts on the peer's cancellation notification.
 func (c *Conn) cancelIncoming(params json.RawMessage) {
+	c.stats.add(statCancelsReceived, 1)
 	var p struct {
 		ID        *ID `json:"id"`
 		RequestID *ID `json:"requestId"`
@@ -302,7 +306,7 @@ func (c *Conn) cancelIncoming(params json.RawMessage) {
 // answerInvalid answers, from the read loop, a message that cannot be
 // handled: as part of batch, or through the reply queue.
 func (c *Conn) answerInvalid(batch *batchReply, id ID, e *Error) {
-	msg := appendError(nil, id, e)
+	msg := c.errorResponse(id, e)
 	if batch != nil {
 		batch.add(id, msg)
 		return
@@ -316,8 +320,10 @@ func (c *Conn) writeError(batch *batchReply, id ID, e *Error) {
 	msg := appendError(nil, id, e)
 	if tooLarge(len(msg), c.opts.MaxResponseBytes) {
 		c.warn("jsonrpc: error response too large; answered with a shorter one", "size", len(msg), "limit", c.opts.MaxResponseBytes)
-		msg = appendError(nil, id, c.responseTooLarge(len(msg)))
+		e = c.responseTooLarge(len(msg))
+		msg = appendError(nil, id, e)
 	}
+	c.stats.errorSent(e.Code)
 	if batch != nil {
 		batch.add(id, msg)
 		return
@@ -418,11 +424,13 @@ func (b *batchReply) keep(id ID, msg []byte) {
 	grown := b.size + 1 + len(msg) // '[' or ',' before msg
 	limit := b.conn.opts.MaxResponseBytes
 	if tooLarge(grown, limit) {
-		e := appendError(nil, id, b.conn.responseTooLarge(grown))
+		rpcErr := b.conn.responseTooLarge(grown)
+		e := appendError(nil, id, rpcErr)
 		if tooLarge(b.size+1+len(e), limit) {
 			b.conn.warn("jsonrpc: batch answer full; dropped a response", "id", Truncate(id.String()), "limit", limit)
 			return
 		}
+		b.conn.stats.errorSent(rpcErr.Code)
 		b.conn.warn("jsonrpc: batch answer too large; answered an element with an error", "id", Truncate(id.String()), "size", grown, "limit", limit)
 		msg, grown = e, b.size+1+len(e)
 	}

@@ -15,6 +15,12 @@
 //     one, sends its cancellation notification (LSP "$/cancelRequest" or
 //     MCP "notifications/cancelled"); an incoming one cancels the
 //     handler's context;
+//   - handlers' contexts derive from [Options.BaseContext], whose values
+//     they see and whose cancellation stops them all (a server's
+//     shutdown);
+//   - middleware wraps incoming messages ([Options.Middleware]) and
+//     outgoing calls ([Options.Outgoing]), each element of a batch
+//     included;
 //   - per-method default timeouts apply when the caller sets no deadline
 //     and fail with a [*TimeoutError];
 //   - malformed input is answered with the specification's exact error
@@ -40,7 +46,12 @@
 //     its messages waiting for a handler ([Options.MaxQueuedBytes]), the
 //     size of an answer ([Options.MaxResponseBytes]); its values are
 //     echoed and logged truncated ([Truncate]) and as valid UTF-8, and
-//     the warnings it can trigger are rate-limited.
+//     the warnings it can trigger are rate-limited;
+//   - [Conn.Stats] counts a connection's traffic, errors by code, timeouts
+//     and cancellations, and a [Metrics] shared through [Options.Metrics]
+//     sums a server's connections and publishes them with expvar;
+//   - [Options.Trace] sees every frame read and written ([TraceWriter]
+//     writes them as readable lines), and costs nothing when unset.
 //
 // The read loop never writes: all output goes through one write loop, so
 // a peer that stops reading cannot stop us from reading its messages.
@@ -48,5 +59,6 @@
 //
 // Generated protocol packages are built on this package: their remote
 // stubs call through a [Caller] ([*Conn] or [*Redialer]) and their
-// dispatchers are [Handler]s.
+// dispatchers are [Handler]s. The encoders and decoders their method
+// bodies call are in package rpcimpl, which is for generated code only.
 package jsonrpc

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -116,3 +117,26 @@ func (e *TimeoutError) Error() string {
 func (e *TimeoutError) Is(target error) bool {
 	return target == ErrTimeout || target == context.DeadlineExceeded
 }
+
+// errorf is fmt.Errorf for the errors of this package: the errors among
+// args lose the "jsonrpc: " prefix of their text, so that the result
+// carries it once, from format or, when format starts with "%w", from
+// the first error it wraps. errors.Is and errors.As see them unchanged.
+func errorf(format string, args ...any) error {
+	for i, a := range args {
+		if err, ok := a.(error); ok && (i > 0 || !strings.HasPrefix(format, "%w")) {
+			args[i] = unprefixed{err}
+		}
+	}
+	return fmt.Errorf(format, args...)
+}
+
+// unprefixed is an error whose text loses its "jsonrpc: " prefix.
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "jsonrpc: ") }
+func (u unprefixed) Unwrap() error { return u.err }
+
+// ErrUnexpectedResult is matched (with errors.Is) by the error of a call
+// whose method always answers null when the peer answered something else.
+var ErrUnexpectedResult = errors.New("jsonrpc: unexpected result")

@@ -19,8 +19,9 @@ import (
 // Internal error, with its text only when [Options.ExposeErrors] is set.
 // For a notification the result is ignored and an error is only logged.
 //
-// ctx is cancelled when the peer cancels the request, when the connection
-// ends, or when the handler returns.
+// ctx derives from [Options.BaseContext] and is cancelled when the peer
+// cancels the request, when the connection ends, when the base context is
+// cancelled, or when the handler returns.
 type Handler interface {
 	Handle(ctx context.Context, req *Request) (result any, err error)
 }
@@ -51,8 +52,14 @@ type Outgoing struct {
 	// middleware runs so that middleware can log or trace it; zero for a
 	// notification.
 	ID ID
+	// Batch is true for an element of a [Conn.Batch]: its next returns
+	// once that element's answer arrived, and the batch goes out when
+	// every element has reached the innermost SendFunc or been refused.
+	Batch bool
 
-	num int64 // our request number behind ID; 0: none chosen yet
+	num   int64     // our request number behind ID; 0: none chosen yet
+	batch *assembly // the batch being assembled, for an element of one
+	index int       // the element's index in batch
 }
 
 // SendFunc sends an outgoing request or notification and, for a request,
@@ -100,7 +107,7 @@ func (r *Request) DecodeParams(v any) error {
 	switch {
 	case isUnmarshaler && (r.valid || len(r.Params) == 0):
 		err = u.UnmarshalJSON(params) // valid JSON: encoding/json's check is not needed
-	case !isUnmarshaler && isListPointer(v) && JSONKind(params) == "array":
+	case !isUnmarshaler && isListPointer(v) && jsonKind(params) == "array":
 		err = decodeItems(params, reflect.ValueOf(v).Elem())
 	default:
 		err = json.Unmarshal(params, v)
@@ -145,7 +152,7 @@ func decodeItems(b []byte, s reflect.Value) error {
 	}
 	for i, item := range items {
 		if err := json.Unmarshal(item, out.Index(i).Addr().Interface()); err != nil {
-			return AtIndex(i, err)
+			return atIndex(i, err)
 		}
 	}
 	s.Set(out)

@@ -16,7 +16,7 @@ type ID struct{ raw string }
 func IntID(n int64) ID { return ID{strconv.FormatInt(n, 10)} }
 
 // StringID returns the string ID s.
-func StringID(s string) ID { return ID{string(AppendString(nil, s))} }
+func StringID(s string) ID { return ID{string(appendString(nil, s))} }
 
 // NullID is the JSON null id, used in error responses to messages whose
 // id could not be read.

@@ -58,7 +58,7 @@ func (c *Conn) reserveCalls(ctx context.Context, n int, expired <-chan time.Time
 
 // errSlotTimeout is what reserveCalls returns when the call's default
 // timeout ran out while it waited for a slot.
-var errSlotTimeout = errors.New("timed out waiting for a call slot")
+var errSlotTimeout = errors.New("jsonrpc: timed out waiting for a call slot")
 
 // wakeCallers wakes the calls waiting for a slot; c.mu must be held.
 func (c *Conn) wakeCallers() {

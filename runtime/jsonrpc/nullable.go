@@ -49,31 +49,24 @@ func (n Nullable[T]) AppendJSON(b []byte) ([]byte, error) {
 	if n.State != Present {
 		return append(b, "null"...), nil
 	}
-	return AppendValue(b, n.Value)
+	return appendValue(b, n.Value)
 }
 
 // UnmarshalJSON decodes null as Null and any other value into Value.
 func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
-	return DecodeNullable(b, n, Unmarshal[T])
+	if string(trimSpace(b)) == "null" {
+		*n = Nullable[T]{State: Null}
+		return nil
+	}
+	var x T
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	*n = Nullable[T]{Value: x, State: Present}
+	return nil
 }
 
 // nullable marks Nullable types, whose Value strict decoding checks.
 func (Nullable[T]) nullable() {}
-
-// DecodeNullable decodes b into *v: JSON null sets it to Null, any other
-// value is decoded with decode and sets it Present. Generated decoders
-// call it for members that may be absent, null or set.
-func DecodeNullable[T any](b []byte, v *Nullable[T], decode func([]byte, *T) error) error {
-	if string(trimSpace(b)) == "null" {
-		*v = Nullable[T]{State: Null}
-		return nil
-	}
-	var x T
-	if err := decode(b, &x); err != nil {
-		return err
-	}
-	*v = Nullable[T]{Value: x, State: Present}
-	return nil
-}
 
 var _ json.Unmarshaler = (*Nullable[int])(nil)

@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 )
 
@@ -49,15 +48,6 @@ func TestNullableAPI(t *testing.T) {
 	}
 	if b, _ := absent.AppendJSON(nil); string(b) != "null" {
 		t.Errorf("an absent member where it cannot be left out encodes as %s, want null", b)
-	}
-}
-
-func TestDecodeNullableReportsTheValueError(t *testing.T) {
-	var n Nullable[int64]
-	err := DecodeNullable([]byte(`"x"`), &n, DecodeInt[int64])
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || n.State != Absent {
-		t.Errorf("DecodeNullable(\"x\") = %v, state %d; want a type error, state unchanged", err, n.State)
 	}
 }
 

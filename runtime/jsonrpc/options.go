@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -97,8 +98,19 @@ type Options struct {
 	Handler Handler
 	// Middleware wraps Handler; the first element is the outermost.
 	Middleware []Middleware
+	// BaseContext is the context every handler's context derives from
+	// (nil: context.Background()): its values reach every handler through
+	// ctx.Value, and cancelling it cancels the context of every handler
+	// running and of every one started afterwards, for a server to stop
+	// them all on shutdown. It does not close the connection: messages
+	// are still read, and the answer a handler returns once cancelled is
+	// sent as any other (a handler returning ctx.Err() is answered with
+	// -32603, or -32800 under CancelLSP when the peer cancelled it).
+	// Calls this side sends are not affected.
+	BaseContext context.Context
 	// Outgoing wraps outgoing calls and notifications; the first element is
-	// the outermost. Batches sent with [Conn.Batch] bypass it.
+	// the outermost. Each element of a [Conn.Batch] goes through it too
+	// (see [Outgoing.Batch]).
 	Outgoing []OutgoingMiddleware
 	// MaxConcurrentRequests bounds how many incoming requests are handled
 	// at once (default 64).
@@ -226,6 +238,18 @@ type Options struct {
 	// response whose id is null: an error the peer reported on its own,
 	// such as why it is about to exit (see [PeerError]). It must not block.
 	OnPeerError func(*Error)
+	// Metrics, if set, also counts this connection into a [Metrics]
+	// shared with other connections, such as every connection of a
+	// server; [Conn.Stats] counts this one alone.
+	Metrics *Metrics
+	// Trace, if set, is called with every frame read (before it is
+	// parsed: one that is not valid JSON is traced too; one over the
+	// size limit is skipped unread and is not) and written (a batch and
+	// its answer are one frame each); nil, the default, costs nothing.
+	// It runs on the connection's read and write loops, so a slow Trace
+	// slows the connection, and it must not keep or change frame, whose
+	// memory is reused. [TraceWriter] writes readable lines.
+	Trace func(dir Direction, frame []byte)
 	// ExposeErrors sends the text of a handler's plain Go errors to the peer
 	// instead of the generic "Internal error".
 	ExposeErrors bool

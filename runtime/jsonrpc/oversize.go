@@ -34,10 +34,10 @@ func (c *Conn) skippedTooLarge(fe *framing.Error) {
 		}
 	case g.request && g.id != nil:
 		c.warn("jsonrpc: refused an oversized request", "id", Truncate(string(g.id)), "reason", Truncate(fe.Error()))
-		c.replyFromReader(appendError(nil, idOf(g.id), invalidRequest(fe.Error())))
+		c.replyFromReader(c.errorResponse(idOf(g.id), invalidRequest(fe.Error())))
 	default:
 		c.warn("jsonrpc: skipped a bad frame", "reason", Truncate(fe.Error()))
-		c.replyFromReader(appendError(nil, NullID, invalidRequest(fe.Error())))
+		c.replyFromReader(c.errorResponse(NullID, invalidRequest(fe.Error())))
 	}
 }
 

@@ -33,8 +33,8 @@ func (c *Conn) SendError(ctx context.Context, e *Error) error {
 	if e == nil {
 		return errors.New("jsonrpc: send error: nil error")
 	}
-	if err := c.enqueue(ctx, appendError(nil, NullID, e)); err != nil {
-		return fmt.Errorf("jsonrpc: send error %d: %w", e.Code, err)
+	if err := c.enqueue(ctx, c.errorResponse(NullID, e)); err != nil {
+		return errorf("jsonrpc: send error %d: %w", e.Code, err)
 	}
 	return nil
 }

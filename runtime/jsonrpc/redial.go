@@ -3,7 +3,6 @@ package jsonrpc
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -45,7 +44,7 @@ type Redialer struct {
 }
 
 // errRedialerClosed is returned by calls on a closed Redialer.
-var errRedialerClosed = fmt.Errorf("jsonrpc: redialer: %w", ErrClosed)
+var errRedialerClosed = errorf("jsonrpc: redialer: %w", ErrClosed)
 
 // Conn returns the live connection, dialing a new one if there is none.
 func (r *Redialer) Conn(ctx context.Context) (*Conn, error) {
@@ -74,13 +73,13 @@ func (r *Redialer) acquire(ctx context.Context) (*Conn, error) {
 		}
 		stream, err := r.Dial(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("jsonrpc: redialer: dial: %w", err)
+			return nil, errorf("jsonrpc: redialer: dial: %w", err)
 		}
 		c := NewConn(stream, r.Options)
 		if r.OnConnect != nil {
 			if err := r.OnConnect(ctx, c); err != nil {
 				c.Close()
-				return nil, fmt.Errorf("jsonrpc: redialer: on connect: %w", err)
+				return nil, errorf("jsonrpc: redialer: on connect: %w", err)
 			}
 		}
 		r.conn = c

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -228,8 +229,8 @@ var msgCases = []msgCase{
 	{name: "number for a named string type", input: `"params":{"mode":1}` + ` — (a field of type relMode string)`,
 		outcome: `-32602 Invalid params, data {"field":"mode","reason":"expected string, got JSON number"}: no Go type name`,
 		run:     paramsReasonCase(`{"mode":1}`, "mode", "expected string, got JSON number")},
-	{name: "null after whitespace for an optional member", input: `" null"` + ` — a null with space before it, as a generated decoder's optional member (DecodeOptional) receives it when called directly`,
-		outcome: `nil, as encoding/json decodes it; every decoder generated code calls reads any value padded with JSON whitespace as the bare value`, test: "TestDecodersSeeThroughWhitespace"},
+	{name: "null after whitespace for an optional member", input: `" null"` + ` — a null with space before it, as a generated decoder's optional member (rpcimpl.DecodeOptional) receives it when called directly`,
+		outcome: `nil, as encoding/json decodes it; every decoder generated code calls reads any value padded with JSON whitespace as the bare value`, test: "rpcimpl.TestDecodersSeeThroughWhitespace"},
 	{name: "unknown params fields, default", input: `"params":{"extra":1}`, outcome: `accepted`, test: "TestInvalidParamsNameTheField"},
 	{name: "unknown params fields, strict mode", input: `"params":{"inner":{"name":"x","nope":1}} — with DisallowUnknownFields`, outcome: `-32602 Invalid params, data {"field":"inner.nope","reason":"unknown field"}`, test: "TestStrictDecodingFindsUnknownMembersAtAnyDepth"},
 
@@ -308,8 +309,8 @@ type relMode string
 
 const secretPath = "/home/alice/secret/config.go"
 
-// relPick is shaped like a generated type: an UnmarshalJSON built on
-// DecodeObject, a required member and an enum.
+// relPick is shaped like a generated type: an UnmarshalJSON decoding
+// member by member, a required member and an enum.
 type relPick struct {
 	Kind  string
 	Count int
@@ -317,20 +318,20 @@ type relPick struct {
 
 func (p *relPick) UnmarshalJSON(b []byte) error {
 	var hasKind bool
-	err := DecodeObject(b, func(key, value []byte) error {
+	err := decodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			hasKind = true
 			var s string
 			if err := json.Unmarshal(value, &s); err != nil {
-				return AtField("kind", err)
+				return atField("kind", err)
 			}
 			if s != "red" && s != "green" {
-				return AtField("kind", fmt.Errorf(`unknown value %q; want "red" or "green"`, s))
+				return atField("kind", fmt.Errorf(`unknown value %q; want "red" or "green"`, s))
 			}
 			p.Kind = s
 		case "count":
-			return AtField("count", json.Unmarshal(value, &p.Count))
+			return atField("count", json.Unmarshal(value, &p.Count))
 		}
 		return nil
 	})
@@ -338,7 +339,7 @@ func (p *relPick) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !hasKind {
-		return MissingField("kind")
+		return &FieldError{Field: "kind", Reason: "required field is missing"}
 	}
 	return nil
 }
@@ -787,22 +788,26 @@ func hasSpecCase(name string) bool {
 // existingTests returns the names of the test functions of this package.
 func existingTests(t *testing.T) map[string]bool {
 	t.Helper()
-	files, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	re := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
 	found := map[string]bool{}
-	for _, f := range files {
-		if !strings.HasSuffix(f.Name(), "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f.Name())
+	// The decoders generated code calls are tested in package rpcimpl:
+	// their tests are named "rpcimpl.TestX".
+	for dir, prefix := range map[string]string{".": "", "../rpcimpl": "rpcimpl."} {
+		files, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range re.FindAllSubmatch(b, -1) {
-			found[string(m[1])] = true
+		for _, f := range files {
+			if !strings.HasSuffix(f.Name(), "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range re.FindAllSubmatch(b, -1) {
+				found[prefix+string(m[1])] = true
+			}
 		}
 	}
 	return found

@@ -50,7 +50,7 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 			}
 			return nil
 		}
-		return DecodeObject(b, func(key, value []byte) error {
+		return decodeObject(b, func(key, value []byte) error {
 			i, ok := fields.lookup(string(key))
 			if !ok && fields.extra != nil {
 				// Kept as an additional member: check inside its value.
@@ -81,7 +81,7 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 		if len(b) == 0 || b[0] != '{' || v.Type().Key().Kind() != reflect.String {
 			return nil
 		}
-		return DecodeObject(b, func(key, value []byte) error {
+		return decodeObject(b, func(key, value []byte) error {
 			elem := v.MapIndex(reflect.ValueOf(string(key)).Convert(v.Type().Key()))
 			if !elem.IsValid() {
 				return nil

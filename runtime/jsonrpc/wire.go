@@ -179,17 +179,6 @@ func isVersion2(v []byte) bool {
 	return len(v) > 0 && v[0] == '"' && bytes.IndexByte(v, '\\') >= 0 && unquote(v) == "2.0"
 }
 
-// unquote decodes a JSON string literal known to be valid. Invalid UTF-8
-// becomes U+FFFD, as encoding/json does.
-func unquote(b []byte) string {
-	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
-		return string(b[1 : len(b)-1])
-	}
-	var s string
-	_ = json.Unmarshal(b, &s) // valid by construction
-	return s
-}
-
 func unquoteBytes(b []byte) []byte { return []byte(unquote(b)) }
 
 // nameCache holds the method names one connection has read, so that a
@@ -217,75 +206,6 @@ func (c *nameCache) unquote(b []byte) string {
 	}
 	c.names[s] = s
 	return s
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-func trimSpace(b []byte) []byte {
-	i, j := 0, len(b)
-	for i < j && isSpace(b[i]) {
-		i++
-	}
-	for j > i && isSpace(b[j-1]) {
-		j--
-	}
-	return b[i:j]
-}
-
-// skipString returns the index just past the string literal starting at
-// b[i] (a '"'), in valid JSON.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the index just past the JSON value starting at b[i],
-// in valid JSON.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-	}
-	return i
 }
 
 // splitArray returns the elements of a valid JSON array.
@@ -317,7 +237,7 @@ func (c *Conn) appendRequest(buf []byte, id int64, method string, params []byte)
 // message.
 func appendMethod(buf []byte, method string, params []byte) []byte {
 	buf = append(buf, `,"method":`...)
-	buf = AppendString(buf, method)
+	buf = appendString(buf, method)
 	if len(params) > 0 {
 		buf = append(buf, `,"params":`...)
 		buf = append(buf, params...)
@@ -327,7 +247,7 @@ func appendMethod(buf []byte, method string, params []byte) []byte {
 
 // encodeRequest encodes a request with our request number id, or a
 // notification when id is 0, into a recycled buffer. Params that are an
-// [Appender] are encoded straight into it.
+// [appender] are encoded straight into it.
 func (c *Conn) encodeRequest(id int64, method string, params any) ([]byte, error) {
 	buf := c.buffer()
 	buf = append(buf, `{"jsonrpc":"2.0"`...)
@@ -336,7 +256,7 @@ func (c *Conn) encodeRequest(id int64, method string, params any) ([]byte, error
 		buf = c.appendID(buf, id)
 	}
 	buf = append(buf, `,"method":`...)
-	buf = AppendString(buf, method)
+	buf = appendString(buf, method)
 	mark := len(buf)
 	buf = append(buf, `,"params":`...)
 	buf, ok, err := appendPayload(buf, params)
@@ -350,7 +270,7 @@ func (c *Conn) encodeRequest(id int64, method string, params any) ([]byte, error
 }
 
 // encodeResult encodes the success response to id carrying result into a
-// recycled buffer; a result that is an [Appender] is encoded straight
+// recycled buffer; a result that is an [appender] is encoded straight
 // into it.
 func (c *Conn) encodeResult(id ID, result any) ([]byte, error) {
 	buf := c.buffer()
@@ -367,14 +287,14 @@ func (c *Conn) encodeResult(id ID, result any) ([]byte, error) {
 	return append(buf, '}'), nil
 }
 
-// appendPayload appends v encoded as JSON: an [Appender] straight into
+// appendPayload appends v encoded as JSON: an [appender] straight into
 // buf, anything else through encoding/json. It appends nothing and
 // reports false when v encodes as null.
 func appendPayload(buf []byte, v any) ([]byte, bool, error) {
 	if v == nil || isNilPointer(v) {
 		return buf, false, nil
 	}
-	if a, ok := v.(Appender); ok {
+	if a, ok := v.(appender); ok {
 		buf, err := a.AppendJSON(buf)
 		return buf, true, err
 	}
@@ -386,7 +306,7 @@ func appendPayload(buf []byte, v any) ([]byte, bool, error) {
 }
 
 // isNilPointer reports whether v holds a nil pointer, which encodes as
-// null (an Appender's method must not be called on it).
+// null (an appender's method must not be called on it).
 func isNilPointer(v any) bool {
 	rv := reflect.ValueOf(v)
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
@@ -429,7 +349,7 @@ func appendError(buf []byte, id ID, e *Error) []byte {
 	buf = append(buf, `,"error":{"code":`...)
 	buf = strconv.AppendInt(buf, e.Code, 10)
 	buf = append(buf, `,"message":`...)
-	buf = AppendString(buf, e.Message)
+	buf = appendString(buf, e.Message)
 	if len(e.Data) > 0 && json.Valid(e.Data) {
 		buf = append(buf, `,"data":`...)
 		buf = append(buf, e.Data...)

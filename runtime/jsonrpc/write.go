@@ -43,7 +43,7 @@ func (c *Conn) writeFailed(err error) {
 	case <-t.C:
 	}
 	t.Stop()
-	c.shutdown(fmt.Errorf("writing: %w", err))
+	c.shutdown(fmt.Errorf("jsonrpc: writing: %w", err))
 }
 
 // writeQueued writes q (if not empty) and every message queued behind it,
@@ -62,7 +62,11 @@ func (c *Conn) writeQueued(q queued) bool {
 			return false
 		}
 		if msg != nil || !q.related.IsZero() { // nil: q.related gets no answer
-			if err := c.write(validText(msg), q.related); err != nil {
+			text := validText(msg)
+			if text != nil {
+				c.frameOut(text)
+			}
+			if err := c.write(text, q.related); err != nil {
 				c.writeFailed(err)
 				return false
 			}

@@ -300,7 +300,7 @@ func (s *ClientStream) deleteSession() error {
 		return nil
 	}
 	e, _ := newHTTPError(http.MethodDelete, resp)
-	return fmt.Errorf("streamhttp: ending the session: %w", e)
+	return fmt.Errorf("streamhttp: ending the session: %w", unprefixed{e})
 }
 
 // setHeaders adds the configured headers, the session id and (except on

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -124,3 +125,10 @@ func httpErrorResponses(ids []json.RawMessage, e *HTTPError, body []byte) [][]by
 	}
 	return out
 }
+
+// unprefixed is an error whose text loses its "streamhttp: " prefix, for
+// wrapping inside another error of this package that carries it.
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "streamhttp: ") }
+func (u unprefixed) Unwrap() error { return u.err }

@@ -37,6 +37,9 @@ func testClientSessionGone(t *testing.T) {
 	if err := c.Err(); !errors.Is(err, ErrSessionNotFound) {
 		t.Errorf("the connection ended with %v", err)
 	}
+	if err := s.failure(); !errors.Is(err, ErrSessionNotFound) || strings.Count(err.Error(), "streamhttp: ") != 1 {
+		t.Errorf("the stream ended with %q, want ErrSessionNotFound with one streamhttp: prefix", err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

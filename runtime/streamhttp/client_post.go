@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -41,7 +42,7 @@ func envelopes(msg []byte) []envelope {
 	var out []envelope
 	for _, obj := range objs {
 		var e envelope
-		err := jsonrpc.DecodeObject(obj, func(key, value []byte) error {
+		err := jsonscan.DecodeObject(obj, func(key, value []byte) error {
 			switch string(key) {
 			case "id":
 				e.id = value
@@ -285,7 +286,7 @@ func (s *ClientStream) fatalStatus(method string, resp *http.Response, withSessi
 	case resp.StatusCode == http.StatusNotFound && withSession:
 		e, _ := newHTTPError(method, resp)
 		resp.Body.Close()
-		return s.fail(fmt.Errorf("%w: %w", ErrSessionNotFound, e))
+		return s.fail(fmt.Errorf("%w: %w", ErrSessionNotFound, unprefixed{e}))
 	case resp.StatusCode == http.StatusUnauthorized, resp.StatusCode == http.StatusForbidden:
 		e, _ := newHTTPError(method, resp)
 		resp.Body.Close()

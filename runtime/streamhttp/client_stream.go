@@ -24,7 +24,7 @@ type eventStream struct {
 
 // errNoResume reports that the server does not offer GET streams, so a
 // lost stream cannot be resumed.
-var errNoResume = errors.New("the server offers no GET stream to resume on")
+var errNoResume = errors.New("streamhttp: the server offers no GET stream to resume on")
 
 // runPostStream reads the event stream answering a POST, resuming it with
 // GET + Last-Event-ID while answers are owed. Once every answer came, the
@@ -57,7 +57,7 @@ func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
 
 // errAnswered reports that the answers a stream owed came on another
 // stream while it waited to resume.
-var errAnswered = errors.New("answered on another stream")
+var errAnswered = errors.New("streamhttp: answered on another stream")
 
 // expect notes, before a POST is sent, that the answers to its requests
 // are awaited.

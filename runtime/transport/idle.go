@@ -48,5 +48,5 @@ func (c *idleConn) Read(b []byte) (int, error) {
 
 // idleError is the error of a Read on c that received nothing for d.
 func idleError(c net.Conn, d time.Duration) error {
-	return fmt.Errorf("transport: connection from %v: no bytes received for %v: %w", c.RemoteAddr(), d, ErrIdle)
+	return fmt.Errorf("%w: connection from %v: no bytes received for %v", ErrIdle, c.RemoteAddr(), d)
 }

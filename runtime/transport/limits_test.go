@@ -126,8 +126,8 @@ func TestServerHandshakeTimeout(t *testing.T) {
 		closed[e.remote] = e.err
 	}
 	for _, c := range []net.Conn{silent, talker} {
-		if err := closed[c.LocalAddr().String()]; !errors.Is(err, ErrHandshakeTimeout) {
-			t.Errorf("connection %v ended with %v, want ErrHandshakeTimeout", c.LocalAddr(), err)
+		if err := closed[c.LocalAddr().String()]; !errors.Is(err, ErrHandshakeTimeout) || !strings.HasPrefix(err.Error(), "transport: ") || strings.Count(err.Error(), "transport: ") != 1 {
+			t.Errorf("connection %v ended with %v, want ErrHandshakeTimeout with one transport: prefix", c.LocalAddr(), err)
 		}
 		if err := within(t, readErr(c), 10*time.Second, "the client seeing the close"); err == nil {
 			t.Error("read on a connection closed at the handshake deadline succeeded")

@@ -82,8 +82,8 @@ func (c *messageConn) Read(b []byte) (int, error) {
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		_ = c.Conn.Close()
 		if budget {
-			return n, fmt.Errorf("transport: connection from %v: message not complete %v after its first byte: %w",
-				c.Conn.RemoteAddr(), c.message, ErrMessageTimeout)
+			return n, fmt.Errorf("%w: connection from %v: message not complete %v after its first byte",
+				ErrMessageTimeout, c.Conn.RemoteAddr(), c.message)
 		}
 		return n, idleError(c.Conn, c.idle)
 	}

@@ -65,8 +65,11 @@ const (
 type Server struct {
 	// Handler serves one connection. It runs in its own goroutine, and
 	// the Server closes the connection when Handler returns. ctx is
-	// cancelled at Shutdown or Close (and after Handler returns). A
-	// panic in Handler is logged and ends only that connection.
+	// cancelled at Shutdown or Close (and after Handler returns): pass
+	// it, with any per-connection values added, as the connection's
+	// jsonrpc.Options.BaseContext for Shutdown to cancel its request
+	// handlers, whose answers are still sent. A panic in Handler is
+	// logged and ends only that connection.
 	Handler func(ctx context.Context, c net.Conn)
 	// IdleTimeout closes a connection that receives no bytes for this
 	// long (default 5 minutes, DefaultIdleTimeout; negative: never):

@@ -124,8 +124,8 @@ func (c *serverConn) handshakeExpired() {
 		s.mu.Unlock()
 		return
 	}
-	c.dropLocked(fmt.Errorf("transport: connection from %s: not established %v after it was accepted: %w",
-		c.remote, s.lim.handshake, ErrHandshakeTimeout))
+	c.dropLocked(fmt.Errorf("%w: connection from %s: not established %v after it was accepted",
+		ErrHandshakeTimeout, c.remote, s.lim.handshake))
 	s.mu.Unlock()
 	s.logger().Debug("transport: closed a connection not established in time",
 		"remote", c.remote, "handshake_timeout", s.lim.handshake)
@@ -188,8 +188,8 @@ func (s *Server) waitRoomLocked(take bool) (victim *serverConn, ok bool) {
 			}
 			victim = front.Value.(*serverConn)
 			s.evictions.Add(1)
-			victim.dropLocked(fmt.Errorf("transport: connection from %s: closed before it was established, to make room for a new connection (MaxConns %d): %w",
-				victim.remote, max, ErrEvicted))
+			victim.dropLocked(fmt.Errorf("%w: connection from %s: closed before it was established (MaxConns %d)",
+				ErrEvicted, victim.remote, max))
 			s.slots++
 			return victim, true
 		}

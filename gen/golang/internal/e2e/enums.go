@@ -5,12 +5,6 @@
 
 package e2e
 
-import (
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // Mode is one of "fast" or "careful".
 type Mode string
 
@@ -29,19 +23,6 @@ func (x Mode) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a Mode, refusing values it does not list.
-func (x *Mode) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !Mode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"fast\" or \"careful\"", jsonrpc.Truncate(v))
-	}
-	*x = Mode(v)
-	return nil
-}
-
 // Level is one of 1 or 2.
 type Level int64
 
@@ -58,19 +39,6 @@ func (x Level) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a Level, refusing values it does not list.
-func (x *Level) UnmarshalJSON(b []byte) error {
-	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
-		return err
-	}
-	if !Level(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = Level(v)
-	return nil
 }
 
 // Topic says what a log line is about; other topics are kept as sent.
@@ -92,15 +60,4 @@ func (x Topic) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a Topic, keeping values it does not list: other values
-// are accepted.
-func (x *Topic) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = Topic(v)
-	return nil
 }

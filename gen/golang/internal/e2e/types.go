@@ -5,84 +5,13 @@
 
 package e2e
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
+import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // Circle is an object with the members kind and radius.
 type Circle struct {
 	// Always "circle"; MarshalJSON fills it in when left empty.
 	Kind   string  `json:"kind"`
 	Radius float64 `json:"radius"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x Circle) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "circle"
-	} else if x.Kind != "circle" {
-		return nil, fmt.Errorf("kind must be \"circle\", not %q", x.Kind)
-	}
-	type plain Circle
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Circle) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "circle"
-	} else if x.Kind != "circle" {
-		return nil, fmt.Errorf("kind must be \"circle\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"radius":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Radius); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Circle) UnmarshalJSON(b []byte) error {
-	var v Circle
-	var has struct {
-		Kind, Radius bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "radius":
-			has.Radius = true
-			return jsonrpc.AtField("radius", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Radius)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "circle":
-		return jsonrpc.AtField("kind", errors.New("must be \"circle\""))
-	case !has.Radius:
-		return jsonrpc.MissingField("radius")
-	}
-	*x = v
-	return nil
 }
 
 // ShapeRect is the Rect variant of [Shape].
@@ -93,132 +22,11 @@ type ShapeRect struct {
 	Height float64 `json:"height"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ShapeRect) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "rect"
-	} else if x.Kind != "rect" {
-		return nil, fmt.Errorf("kind must be \"rect\", not %q", x.Kind)
-	}
-	type plain ShapeRect
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShapeRect) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "rect"
-	} else if x.Kind != "rect" {
-		return nil, fmt.Errorf("kind must be \"rect\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"width":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Width); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"height":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Height); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShapeRect) UnmarshalJSON(b []byte) error {
-	var v ShapeRect
-	var has struct {
-		Kind, Width, Height bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "width":
-			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Width)))
-		case "height":
-			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Height)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "rect":
-		return jsonrpc.AtField("kind", errors.New("must be \"rect\""))
-	case !has.Width:
-		return jsonrpc.MissingField("width")
-	case !has.Height:
-		return jsonrpc.MissingField("height")
-	}
-	*x = v
-	return nil
-}
-
 // TextResource is an object with the members uri, mimeType and text.
 type TextResource struct {
 	URI      string `json:"uri"`
 	MimeType string `json:"mimeType,omitempty"`
 	Text     string `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextResource) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextResource) UnmarshalJSON(b []byte) error {
-	var v TextResource
-	var has struct {
-		URI, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // BlobResource is an object with the members uri, mimeType and blob.
@@ -230,92 +38,9 @@ type BlobResource struct {
 	Blob string `json:"blob"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BlobResource) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	b = append(b, `,"blob":`...)
-	b = jsonrpc.AppendString(b, x.Blob)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BlobResource) UnmarshalJSON(b []byte) error {
-	var v BlobResource
-	var has struct {
-		URI, Blob bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "blob":
-			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Blob:
-		return jsonrpc.MissingField("blob")
-	}
-	*x = v
-	return nil
-}
-
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"retryAfterMs":`...)
-	b = jsonrpc.AppendInt(b, x.RetryAfterMs)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BusyData) UnmarshalJSON(b []byte) error {
-	var v BusyData
-	var has struct {
-		RetryAfterMs bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "retryAfterMs":
-			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RetryAfterMs)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RetryAfterMs:
-		return jsonrpc.MissingField("retryAfterMs")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeParams are the params of initialize.
@@ -325,169 +50,16 @@ type InitializeParams struct {
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
-	b = append(b, `,"mode":`...)
-	b = jsonrpc.AppendString(b, x.Mode)
-	if x.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
-		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParams) UnmarshalJSON(b []byte) error {
-	var v InitializeParams
-	var has struct {
-		Version, Mode bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
-		case "mode":
-			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, v.Mode.UnmarshalJSON(value)))
-		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	case !has.Mode:
-		return jsonrpc.MissingField("mode")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeParamsClientInfo is the clientInfo member of [InitializeParams].
 type InitializeParamsClientInfo struct {
 	Name string   `json:"name"`
 	Tags []string `json:"tags,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
-	var v InitializeParamsClientInfo
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "tags":
-			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeResult is the result of initialize.
 type InitializeResult struct {
 	Name   string  `json:"name"`
 	Shapes []Shape `json:"shapes"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	if x.Shapes == nil {
-		x.Shapes = []Shape{}
-	}
-	type plain InitializeResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Shapes == nil {
-		x.Shapes = []Shape{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"shapes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shapes); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	var v InitializeResult
-	var has struct {
-		Name, Shapes bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "shapes":
-			has.Shapes = true
-			return jsonrpc.AtField("shapes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shapes, jsonrpc.UnmarshalJSON[Shape])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Shapes:
-		return jsonrpc.MissingField("shapes")
-	}
-	*x = v
-	return nil
 }
 
 // SlowParams are the params of slow.
@@ -498,103 +70,11 @@ type SlowParams struct {
 	Attempt int32 `json:"attempt,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"delayMs":`...)
-	b = jsonrpc.AppendInt(b, x.DelayMs)
-	if x.Attempt != 0 {
-		b = append(b, `,"attempt":`...)
-		b = jsonrpc.AppendInt(b, x.Attempt)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SlowParams) UnmarshalJSON(b []byte) error {
-	var v SlowParams
-	var has struct {
-		DelayMs bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "delayMs":
-			has.DelayMs = true
-			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DelayMs)))
-		case "attempt":
-			return jsonrpc.AtField("attempt", jsonrpc.DecodeIntIn(value, &v.Attempt, 1, math.MaxInt32))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DelayMs:
-		return jsonrpc.MissingField("delayMs")
-	}
-	*x = v
-	return nil
-}
-
 // LogParams are the params of log.
 type LogParams struct {
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
 	Topic   Topic  `json:"topic,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendInt(b, x.Level)
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.Topic != "" {
-		b = append(b, `,"topic":`...)
-		b = jsonrpc.AppendString(b, x.Topic)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogParams) UnmarshalJSON(b []byte) error {
-	var v LogParams
-	var has struct {
-		Level, Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "level":
-			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "topic":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("topic", v.Topic.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Level:
-		return jsonrpc.MissingField("level")
-	case !has.Message:
-		return jsonrpc.MissingField("message")
-	}
-	*x = v
-	return nil
 }
 
 // EchoParams are the params of echo.
@@ -605,73 +85,6 @@ type EchoParams struct {
 	Resource Resource                 `json:"resource,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"shape":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shape); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	switch x.Note.State {
-	case jsonrpc.Null:
-		b = append(b, `,"note":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note.Value)
-	}
-	if !x.Resource.IsZero() {
-		b = append(b, `,"resource":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EchoParams) UnmarshalJSON(b []byte) error {
-	var v EchoParams
-	var has struct {
-		Shape, ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "shape":
-			has.Shape = true
-			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, v.Shape.UnmarshalJSON(value)))
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
-		case "resource":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("resource", v.Resource.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Shape:
-		return jsonrpc.MissingField("shape")
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
-}
-
 // EchoResult is the result of echo.
 type EchoResult struct {
 	Shape    Shape                    `json:"shape"`
@@ -680,113 +93,8 @@ type EchoResult struct {
 	Resource Resource                 `json:"resource,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"shape":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shape); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	switch x.Note.State {
-	case jsonrpc.Null:
-		b = append(b, `,"note":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note.Value)
-	}
-	if !x.Resource.IsZero() {
-		b = append(b, `,"resource":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EchoResult) UnmarshalJSON(b []byte) error {
-	var v EchoResult
-	var has struct {
-		Shape, ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "shape":
-			has.Shape = true
-			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, v.Shape.UnmarshalJSON(value)))
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
-		case "resource":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("resource", v.Resource.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Shape:
-		return jsonrpc.MissingField("shape")
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
-}
-
 // ProgressParams are the params of progress.
 type ProgressParams struct {
 	// From 0 to 100.
 	Percent float64 `json:"percent"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"percent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Percent); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ProgressParams) UnmarshalJSON(b []byte) error {
-	var v ProgressParams
-	var has struct {
-		Percent bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "percent":
-			has.Percent = true
-			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, jsonrpc.DecodeFloatIn(value, &v.Percent, 0, 100)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Percent:
-		return jsonrpc.MissingField("percent")
-	}
-	*x = v
-	return nil
 }

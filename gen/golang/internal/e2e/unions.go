@@ -5,14 +5,6 @@
 
 package e2e
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // ID is one of Integer or String.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -40,44 +32,6 @@ func (x ID) IsZero() bool {
 	return x.Integer == nil && x.String == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ID) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ID holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an ID into the variant matching the kind of JSON value
-// b holds.
-func (x *ID) UnmarshalJSON(b []byte) error {
-	var v ID
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "number":
-		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected number or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Shape is a figure to draw.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -103,59 +57,6 @@ func NewShapeRect(v ShapeRect) Shape {
 // does.
 func (x Shape) IsZero() bool {
 	return x.Circle == nil && x.Rect == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Shape) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Circle != nil {
-		v, n = x.Circle, n+1
-	}
-	if x.Rect != nil {
-		v, n = x.Rect, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Shape holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a Shape from the variant named by the "kind" member.
-func (x *Shape) UnmarshalJSON(b []byte) error {
-	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		if string(key) == "kind" {
-			raw = value
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if raw == nil {
-		return jsonrpc.MissingField("kind")
-	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("kind", err)
-	}
-	var v Shape
-	switch tag {
-	case "circle":
-		v.Circle = new(Circle)
-		err = json.Unmarshal(b, v.Circle)
-	case "rect":
-		v.Rect = new(ShapeRect)
-		err = json.Unmarshal(b, v.Rect)
-	default:
-		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(tag)))
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Resource says what a resource holds, told apart by its text or blob member.
@@ -189,76 +90,4 @@ func NewResourceBlobResource(v BlobResource) Resource {
 // does.
 func (x Resource) IsZero() bool {
 	return x.TextResource == nil && x.BlobResource == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Resource) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextResource != nil {
-		v, n = x.TextResource, n+1
-	}
-	if x.BlobResource != nil {
-		v, n = x.BlobResource, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Resource holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// resourceObjects is what an object needs to be each object variant of
-// Resource (TextResource and BlobResource), over the members "uri",
-// "mimeType", "text" and "blob", one bit each in this order.
-var resourceObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0xb},
-	Required: []uint64{0x9},
-}}
-
-// UnmarshalJSON decodes a Resource into the variant matching the kind of JSON
-// value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *Resource) UnmarshalJSON(b []byte) error {
-	var v Resource
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "uri":
-				held[0] |= 1 << 0
-			case "mimeType":
-				held[0] |= 1 << 1
-			case "text":
-				held[0] |= 1 << 2
-			case "blob":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, resourceObjects) {
-		case 0:
-			v.TextResource = new(TextResource)
-			err = json.Unmarshal(b, v.TextResource)
-		case 1:
-			v.BlobResource = new(BlobResource)
-			err = json.Unmarshal(b, v.BlobResource)
-		default:
-			return errors.New("object matches no variant of Resource; an object needs every required member of one variant: TextResource (\"uri\", \"text\") or BlobResource (\"uri\", \"blob\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Agent is the agent side of the protocol: the spawned process.
@@ -185,7 +186,7 @@ func (r remoteAgent) Shutdown(ctx context.Context) error {
 	if err := r.c.Call(ctx, MethodShutdown, nil, &result); err != nil {
 		return err
 	}
-	return jsonrpc.ExpectNull(MethodShutdown, result)
+	return rpcimpl.ExpectNull(MethodShutdown, result)
 }
 
 func (r remoteAgent) BlocksShow(ctx context.Context, params *BlocksShowParams) error {
@@ -231,7 +232,7 @@ func (r remoteAgent) Upload(ctx context.Context, params *Upload) (string, error)
 }
 
 func (r remoteAgent) Select(ctx context.Context, params *SelectParams) (*ID, error) {
-	var sent any = jsonrpc.NullValue
+	var sent any = rpcimpl.NullValue
 	if params != nil {
 		sent = params
 	}
@@ -288,7 +289,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.ItemsList(ctx, params)
 		case MethodSum:
 			if req.Params == nil {
-				return nil, jsonrpc.MissingParams()
+				return nil, rpcimpl.MissingParams()
 			}
 			var params []int64
 			if err := req.DecodeParams(&params); err != nil {
@@ -297,7 +298,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.Sum(ctx, params)
 		case MethodUpload:
 			if req.Params == nil {
-				return nil, jsonrpc.MissingParams()
+				return nil, rpcimpl.MissingParams()
 			}
 			var params Upload
 			if err := req.DecodeParams(&params); err != nil {
@@ -306,7 +307,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.Upload(ctx, &params)
 		case MethodSelect:
 			if !req.HasParams() {
-				return nil, jsonrpc.MissingParams()
+				return nil, rpcimpl.MissingParams()
 			}
 			var params *SelectParams
 			if req.Params != nil {

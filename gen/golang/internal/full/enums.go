@@ -5,13 +5,6 @@
 
 package full
 
-import (
-	"fmt"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // State is one of "idle", "processing" or "waiting_permission".
 type State string
 
@@ -31,19 +24,6 @@ func (x State) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a State, refusing values it does not list.
-func (x *State) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !State(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"idle\", \"processing\" or \"waiting_permission\"", jsonrpc.Truncate(v))
-	}
-	*x = State(v)
-	return nil
-}
-
 // Severity says how bad a diagnostic is.
 type Severity int64
 
@@ -61,19 +41,6 @@ func (x Severity) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a Severity, refusing values it does not list.
-func (x *Severity) UnmarshalJSON(b []byte) error {
-	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
-		return err
-	}
-	if !Severity(v).Valid() {
-		return fmt.Errorf("unknown value %d; want 1 or 2", v)
-	}
-	*x = Severity(v)
-	return nil
 }
 
 // Color is one of "red", "dark-green" or "old".
@@ -97,19 +64,6 @@ func (x Color) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a Color, refusing values it does not list.
-func (x *Color) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !Color(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"red\", \"dark-green\" or \"old\"", jsonrpc.Truncate(v))
-	}
-	*x = Color(v)
-	return nil
-}
-
 // Fruit is one of "apple" or "banana".
 type Fruit string
 
@@ -126,19 +80,6 @@ func (x Fruit) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a Fruit, refusing values it does not list.
-func (x *Fruit) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !Fruit(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"apple\" or \"banana\"", jsonrpc.Truncate(v))
-	}
-	*x = Fruit(v)
-	return nil
 }
 
 // ItemSettingsTheme is the theme member of [ItemSettings].
@@ -159,20 +100,6 @@ func (x ItemSettingsTheme) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ItemSettingsTheme, refusing values it does not
-// list.
-func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ItemSettingsTheme(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"light\" or \"dark\"", jsonrpc.Truncate(v))
-	}
-	*x = ItemSettingsTheme(v)
-	return nil
-}
-
 // Priority is one of -1, 0, 1 or 2.
 type Priority int64
 
@@ -191,19 +118,6 @@ func (x Priority) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a Priority, refusing values it does not list.
-func (x *Priority) UnmarshalJSON(b []byte) error {
-	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
-		return err
-	}
-	if !Priority(v).Valid() {
-		return fmt.Errorf("unknown value %d; want -1, 0, 1 or 2", v)
-	}
-	*x = Priority(v)
-	return nil
 }
 
 // ActionKind is one of "quickfix" or "refactor".
@@ -230,17 +144,6 @@ func (x ActionKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ActionKind, keeping values it does not list: other
-// values are accepted.
-func (x *ActionKind) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	*x = ActionKind(v)
-	return nil
-}
-
 // Level is one of 1 or 2.
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -263,17 +166,6 @@ func (x Level) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a Level, keeping values it does not list: other values
-// are accepted.
-func (x *Level) UnmarshalJSON(b []byte) error {
-	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
-		return err
-	}
-	*x = Level(v)
-	return nil
-}
-
 // NumberFieldType is the type member of [NumberField].
 type NumberFieldType string
 
@@ -290,17 +182,4 @@ func (x NumberFieldType) Valid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalJSON decodes a NumberFieldType, refusing values it does not list.
-func (x *NumberFieldType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !NumberFieldType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", jsonrpc.Truncate(v))
-	}
-	*x = NumberFieldType(v)
-	return nil
 }

@@ -7,9 +7,6 @@ package full
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -24,81 +21,10 @@ type Position struct {
 	Character int64 `json:"character"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Position) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
-	b = append(b, `,"character":`...)
-	b = jsonrpc.AppendInt(b, x.Character)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Position) UnmarshalJSON(b []byte) error {
-	var v Position
-	var has struct {
-		Line, Character bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "line":
-			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Line)))
-		case "character":
-			has.Character = true
-			return jsonrpc.AtField("character", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Character)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Line:
-		return jsonrpc.MissingField("line")
-	case !has.Character:
-		return jsonrpc.MissingField("character")
-	}
-	*x = v
-	return nil
-}
-
 // Meta holds the free-form metadata, kept member by member as sent.
 type Meta struct {
 	// Extra holds the object's members, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x Meta) MarshalJSON() ([]byte, error) {
-	type plain Meta
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Meta) UnmarshalJSON(b []byte) error {
-	var v Meta
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // MaybeName is a string, or null.
@@ -114,50 +40,6 @@ type Scores map[string]float64
 type Base struct {
 	ID        ID        `json:"id"`
 	CreatedAt Timestamp `json:"createdAt,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Base) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	if x.CreatedAt != "" {
-		b = append(b, `,"createdAt":`...)
-		b = jsonrpc.AppendString(b, x.CreatedAt)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Base) UnmarshalJSON(b []byte) error {
-	var v Base
-	var has struct {
-		ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		case "createdAt":
-			return jsonrpc.AtField("createdAt", jsonrpc.DecodeString(value, &v.CreatedAt))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
 }
 
 // Item is a thing in the store.
@@ -209,262 +91,6 @@ type Item struct {
 	Contents []Contents                   `json:"contents,omitzero"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x Item) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "item"
-	} else if x.Kind != "item" {
-		return nil, fmt.Errorf("kind must be \"item\", not %q", x.Kind)
-	}
-	if x.Schema == 0 {
-		x.Schema = 2
-	} else if x.Schema != 2 {
-		return nil, fmt.Errorf("schema must be 2, not %v", x.Schema)
-	}
-	type plain Item
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Item) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "item"
-	} else if x.Kind != "item" {
-		return nil, fmt.Errorf("kind must be \"item\", not %q", x.Kind)
-	}
-	if x.Schema == 0 {
-		x.Schema = 2
-	} else if x.Schema != 2 {
-		return nil, fmt.Errorf("schema must be 2, not %v", x.Schema)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	if x.CreatedAt != "" {
-		b = append(b, `,"createdAt":`...)
-		b = jsonrpc.AppendString(b, x.CreatedAt)
-	}
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	if x.Count != nil {
-		b = append(b, `,"count":`...)
-		b = jsonrpc.AppendInt(b, *x.Count)
-	}
-	if x.Price != nil {
-		b = append(b, `,"price":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Price); err != nil {
-			return nil, err
-		}
-	}
-	if x.Active != nil {
-		b = append(b, `,"active":`...)
-		b = jsonrpc.AppendBool(b, *x.Active)
-	}
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	if x.Attributes != nil {
-		b = append(b, `,"attributes":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Attributes); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"note":`...)
-	if x.Note == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.Note)
-	}
-	b = append(b, `,"alias":`...)
-	if x.Alias == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendString(b, *x.Alias)
-	}
-	if x.Color != "" {
-		b = append(b, `,"color":`...)
-		b = jsonrpc.AppendString(b, x.Color)
-	}
-	if x.URL != "" {
-		b = append(b, `,"url":`...)
-		b = jsonrpc.AppendString(b, x.URL)
-	}
-	if x.Blob != "" {
-		b = append(b, `,"blob":`...)
-		b = jsonrpc.AppendString(b, x.Blob)
-	}
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"schema":`...)
-	b = jsonrpc.AppendInt(b, x.Schema)
-	if x.Pos != nil {
-		b = append(b, `,"pos":`...)
-		if b, err = x.Pos.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Owner != "" {
-		b = append(b, `,"user_id":`...)
-		b = jsonrpc.AppendString(b, x.Owner)
-	}
-	if x.Settings != nil {
-		b = append(b, `,"settings":`...)
-		if b, err = x.Settings.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.History != nil {
-		b = append(b, `,"history":`...)
-		if b, err = jsonrpc.AppendValue(b, x.History); err != nil {
-			return nil, err
-		}
-	}
-	if x.Matrix != nil {
-		b = append(b, `,"matrix":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Matrix); err != nil {
-			return nil, err
-		}
-	}
-	if x.Grouped != nil {
-		b = append(b, `,"grouped":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Grouped); err != nil {
-			return nil, err
-		}
-	}
-	switch x.Either.State {
-	case jsonrpc.Null:
-		b = append(b, `,"either":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"either":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Either.Value); err != nil {
-			return nil, err
-		}
-	}
-	if len(x.Raw) != 0 {
-		b = append(b, `,"raw":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Raw); err != nil {
-			return nil, err
-		}
-	}
-	if x.Priority != nil {
-		b = append(b, `,"priority":`...)
-		b = jsonrpc.AppendInt(b, *x.Priority)
-	}
-	if x.Contents != nil {
-		b = append(b, `,"contents":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Item) UnmarshalJSON(b []byte) error {
-	var v Item
-	var has struct {
-		ID, Name, Note, Alias, Kind, Schema bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		case "createdAt":
-			return jsonrpc.AtField("createdAt", jsonrpc.DecodeString(value, &v.CreatedAt))
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "count":
-			return jsonrpc.AtField("count", jsonrpc.DecodeOptional(value, &v.Count, jsonrpc.DecodeInt[int64]))
-		case "price":
-			return jsonrpc.AtField("price", jsonrpc.DecodeOptional(value, &v.Price, jsonrpc.DecodeFloat[float64]))
-		case "active":
-			return jsonrpc.AtField("active", jsonrpc.DecodeOptional(value, &v.Active, jsonrpc.DecodeBool[bool]))
-		case "tags":
-			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
-		case "attributes":
-			return jsonrpc.AtField("attributes", json.Unmarshal(value, &v.Attributes))
-		case "note":
-			has.Note = true
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
-		case "alias":
-			has.Alias = true
-			return jsonrpc.AtField("alias", jsonrpc.DecodeOptional(value, &v.Alias, jsonrpc.DecodeString[string]))
-		case "color":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("color", v.Color.UnmarshalJSON(value))
-		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeString(value, &v.URL))
-		case "blob":
-			return jsonrpc.AtField("blob", jsonrpc.DecodeString(value, &v.Blob))
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "schema":
-			has.Schema = true
-			return jsonrpc.AtField("schema", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Schema)))
-		case "pos":
-			return jsonrpc.AtField("pos", jsonrpc.DecodeOptional(value, &v.Pos, jsonrpc.UnmarshalJSON[Position]))
-		case "user_id":
-			return jsonrpc.AtField("user_id", jsonrpc.DecodeString(value, &v.Owner))
-		case "settings":
-			return jsonrpc.AtField("settings", jsonrpc.DecodeOptional(value, &v.Settings, jsonrpc.UnmarshalJSON[ItemSettings]))
-		case "history":
-			return jsonrpc.AtField("history", jsonrpc.DecodeArray(value, &v.History, jsonrpc.UnmarshalJSON[ItemHistoryItem]))
-		case "matrix":
-			return jsonrpc.AtField("matrix", json.Unmarshal(value, &v.Matrix))
-		case "grouped":
-			return jsonrpc.AtField("grouped", jsonrpc.DecodeMap(value, &v.Grouped, func(b []byte, v *[]Position) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[Position])
-			}))
-		case "either":
-			return jsonrpc.AtField("either", jsonrpc.DecodeNullable(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
-		case "raw":
-			return jsonrpc.AtField("raw", jsonrpc.DecodeRaw(value, &v.Raw))
-		case "priority":
-			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, jsonrpc.UnmarshalJSON[Priority]))
-		case "contents":
-			return jsonrpc.AtField("contents", jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[Contents]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Note:
-		return jsonrpc.MissingField("note")
-	case !has.Alias:
-		return jsonrpc.MissingField("alias")
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "item":
-		return jsonrpc.AtField("kind", errors.New("must be \"item\""))
-	case !has.Schema:
-		return jsonrpc.MissingField("schema")
-	case v.Schema != 2:
-		return jsonrpc.AtField("schema", errors.New("must be 2"))
-	}
-	*x = v
-	return nil
-}
-
 // ItemSettings holds the nested inline object.
 //
 // It is the settings member of [Item].
@@ -473,101 +99,10 @@ type ItemSettings struct {
 	Size  *Dimensions       `json:"size,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ItemSettings) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"theme":`...)
-	b = jsonrpc.AppendString(b, x.Theme)
-	if x.Size != nil {
-		b = append(b, `,"size":`...)
-		if b, err = x.Size.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ItemSettings) UnmarshalJSON(b []byte) error {
-	var v ItemSettings
-	var has struct {
-		Theme bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "theme":
-			has.Theme = true
-			return jsonrpc.AtField("theme", jsonrpc.NonNull(value, v.Theme.UnmarshalJSON(value)))
-		case "size":
-			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.UnmarshalJSON[Dimensions]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Theme:
-		return jsonrpc.MissingField("theme")
-	}
-	*x = v
-	return nil
-}
-
 // Dimensions is the size member of [ItemSettings].
 type Dimensions struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Dimensions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"width":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Width); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"height":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Height); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Dimensions) UnmarshalJSON(b []byte) error {
-	var v Dimensions
-	var has struct {
-		Width, Height bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "width":
-			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Width)))
-		case "height":
-			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Height)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Width:
-		return jsonrpc.MissingField("width")
-	case !has.Height:
-		return jsonrpc.MissingField("height")
-	}
-	*x = v
-	return nil
 }
 
 // ItemHistoryItem is an element of the history member of [Item].
@@ -576,114 +111,11 @@ type ItemHistoryItem struct {
 	State State     `json:"state"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ItemHistoryItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"at":`...)
-	b = jsonrpc.AppendString(b, x.At)
-	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ItemHistoryItem) UnmarshalJSON(b []byte) error {
-	var v ItemHistoryItem
-	var has struct {
-		At, State bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "at":
-			has.At = true
-			return jsonrpc.AtField("at", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.At)))
-		case "state":
-			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.At:
-		return jsonrpc.MissingField("at")
-	case !has.State:
-		return jsonrpc.MissingField("state")
-	}
-	*x = v
-	return nil
-}
-
 // TextBlock is an object with the members type and text.
 type TextBlock struct {
 	// Always "text"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
 	Text string `json:"text"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TextBlock) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "text"
-	} else if x.Type != "text" {
-		return nil, fmt.Errorf("type must be \"text\", not %q", x.Type)
-	}
-	type plain TextBlock
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextBlock) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "text"
-	} else if x.Type != "text" {
-		return nil, fmt.Errorf("type must be \"text\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextBlock) UnmarshalJSON(b []byte) error {
-	var v TextBlock
-	var has struct {
-		Type, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "text":
-		return jsonrpc.AtField("type", errors.New("must be \"text\""))
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // BlockImage is the Image variant of [Block].
@@ -695,120 +127,11 @@ type BlockImage struct {
 	Data string `json:"data"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x BlockImage) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "image"
-	} else if x.Type != "image" {
-		return nil, fmt.Errorf("type must be \"image\", not %q", x.Type)
-	}
-	type plain BlockImage
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BlockImage) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "image"
-	} else if x.Type != "image" {
-		return nil, fmt.Errorf("type must be \"image\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BlockImage) UnmarshalJSON(b []byte) error {
-	var v BlockImage
-	var has struct {
-		Type, Data bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "data":
-			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "image":
-		return jsonrpc.AtField("type", errors.New("must be \"image\""))
-	case !has.Data:
-		return jsonrpc.MissingField("data")
-	}
-	*x = v
-	return nil
-}
-
 // TextContents is an object with the members uri, mimeType and text.
 type TextContents struct {
 	URI      string `json:"uri"`
 	MimeType string `json:"mimeType,omitempty"`
 	Text     string `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextContents) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextContents) UnmarshalJSON(b []byte) error {
-	var v TextContents
-	var has struct {
-		URI, Text bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "text":
-			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Text:
-		return jsonrpc.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // BlobContents is an object with the members uri, mimeType and blob.
@@ -820,77 +143,14 @@ type BlobContents struct {
 	Blob string `json:"blob"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BlobContents) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, x.MimeType)
-	}
-	b = append(b, `,"blob":`...)
-	b = jsonrpc.AppendString(b, x.Blob)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BlobContents) UnmarshalJSON(b []byte) error {
-	var v BlobContents
-	var has struct {
-		URI, Blob bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
-		case "blob":
-			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Blob:
-		return jsonrpc.MissingField("blob")
-	}
-	*x = v
-	return nil
-}
-
 // Ratio is a share of a whole.
 type Ratio float64
-
-// UnmarshalJSON decodes a Ratio, refusing a value out of its range.
-func (x *Ratio) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeFloatIn(b, x, 0, 1)
-}
 
 // Line is a uint32.
 type Line uint32
 
-// UnmarshalJSON decodes a Line, refusing a value out of its range.
-func (x *Line) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeIntIn(b, x, 0, math.MaxUint32)
-}
-
 // Offset is an int32 (at least -1000).
 type Offset int32
-
-// UnmarshalJSON decodes an Offset, refusing a value out of its range.
-func (x *Offset) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeIntIn(b, x, -1000, math.MaxInt32)
-}
 
 // Mark is an object with 13 members.
 //
@@ -921,186 +181,10 @@ type Mark struct {
 	Amount Amount `json:"amount,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Mark) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
-	b = append(b, `,"column":`...)
-	b = jsonrpc.AppendInt(b, x.Column)
-	if x.Delta != nil {
-		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendInt(b, *x.Delta)
-	}
-	if x.Weight != nil {
-		b = append(b, `,"weight":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Weight); err != nil {
-			return nil, err
-		}
-	}
-	if x.Ratio != nil {
-		b = append(b, `,"ratio":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Ratio); err != nil {
-			return nil, err
-		}
-	}
-	if x.Retries != nil {
-		b = append(b, `,"retries":`...)
-		b = jsonrpc.AppendInt(b, *x.Retries)
-	}
-	if x.Offset != nil {
-		b = append(b, `,"offset":`...)
-		b = jsonrpc.AppendInt(b, *x.Offset)
-	}
-	if x.Offsets != nil {
-		b = append(b, `,"offsets":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Offsets); err != nil {
-			return nil, err
-		}
-	}
-	if x.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, x.Kind)
-	}
-	if x.Level != nil {
-		b = append(b, `,"level":`...)
-		b = jsonrpc.AppendInt(b, *x.Level)
-	}
-	if x.Severity != 0 {
-		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, x.Severity)
-	}
-	if x.Note != "" {
-		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note)
-	}
-	if !x.Amount.IsZero() {
-		b = append(b, `,"amount":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Amount); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Mark) UnmarshalJSON(b []byte) error {
-	var v Mark
-	var has struct {
-		Line, Column bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "line":
-			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, v.Line.UnmarshalJSON(value)))
-		case "column":
-			has.Column = true
-			return jsonrpc.AtField("column", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Column, 0, 1000)))
-		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		case "weight":
-			return jsonrpc.AtField("weight", jsonrpc.DecodeOptional(value, &v.Weight, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
-			}))
-		case "ratio":
-			return jsonrpc.AtField("ratio", jsonrpc.DecodeOptional(value, &v.Ratio, jsonrpc.UnmarshalJSON[Ratio]))
-		case "retries":
-			return jsonrpc.AtField("retries", jsonrpc.DecodeOptional(value, &v.Retries, func(b []byte, v *int64) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, 10)
-			}))
-		case "offset":
-			return jsonrpc.AtField("offset", jsonrpc.DecodeOptional(value, &v.Offset, jsonrpc.UnmarshalJSON[Offset]))
-		case "offsets":
-			return jsonrpc.AtField("offsets", jsonrpc.DecodeArray(value, &v.Offsets, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, -5, 5)
-			}))
-		case "kind":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
-		case "level":
-			return jsonrpc.AtField("level", jsonrpc.DecodeOptional(value, &v.Level, jsonrpc.UnmarshalJSON[Level]))
-		case "severity":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("severity", v.Severity.UnmarshalJSON(value))
-		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeString(value, &v.Note))
-		case "amount":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("amount", v.Amount.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Line:
-		return jsonrpc.MissingField("line")
-	case !has.Column:
-		return jsonrpc.MissingField("column")
-	}
-	*x = v
-	return nil
-}
-
 // MarkupContent is an object with the members kind and value.
 type MarkupContent struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarkupContent) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarkupContent) UnmarshalJSON(b []byte) error {
-	var v MarkupContent
-	var has struct {
-		Kind, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // MarkedCode is the MarkedCode variant of [MarkedString].
@@ -1109,128 +193,15 @@ type MarkedCode struct {
 	Value    string `json:"value"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarkedCode) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarkedCode) UnmarshalJSON(b []byte) error {
-	var v MarkedCode
-	var has struct {
-		Language, Value bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
-		case "value":
-			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Language:
-		return jsonrpc.MissingField("language")
-	case !has.Value:
-		return jsonrpc.MissingField("value")
-	}
-	*x = v
-	return nil
-}
-
 // HoverOptions is an object with the member workDoneProgress.
 type HoverOptions struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverOptions) UnmarshalJSON(b []byte) error {
-	var v HoverOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Location is an object with the members uri and line.
 type Location struct {
 	URI  string `json:"uri"`
 	Line int32  `json:"line"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Location) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Location) UnmarshalJSON(b []byte) error {
-	var v Location
-	var has struct {
-		URI, Line bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
-		case "line":
-			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Line, math.MinInt32, math.MaxInt32)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return jsonrpc.MissingField("uri")
-	case !has.Line:
-		return jsonrpc.MissingField("line")
-	}
-	*x = v
-	return nil
 }
 
 // DefinitionLink is an object with the members targetUri, targetLine and
@@ -1241,56 +212,6 @@ type DefinitionLink struct {
 	OriginLine *int32 `json:"originLine,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x DefinitionLink) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"targetUri":`...)
-	b = jsonrpc.AppendString(b, x.TargetURI)
-	b = append(b, `,"targetLine":`...)
-	b = jsonrpc.AppendInt(b, x.TargetLine)
-	if x.OriginLine != nil {
-		b = append(b, `,"originLine":`...)
-		b = jsonrpc.AppendInt(b, *x.OriginLine)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *DefinitionLink) UnmarshalJSON(b []byte) error {
-	var v DefinitionLink
-	var has struct {
-		TargetURI, TargetLine bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "targetUri":
-			has.TargetURI = true
-			return jsonrpc.AtField("targetUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TargetURI)))
-		case "targetLine":
-			has.TargetLine = true
-			return jsonrpc.AtField("targetLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.TargetLine, math.MinInt32, math.MaxInt32)))
-		case "originLine":
-			return jsonrpc.AtField("originLine", jsonrpc.DecodeOptional(value, &v.OriginLine, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TargetURI:
-		return jsonrpc.MissingField("targetUri")
-	case !has.TargetLine:
-		return jsonrpc.MissingField("targetLine")
-	}
-	*x = v
-	return nil
-}
-
 // SymbolInformation is an object with the members name, location and
 // containerName.
 type SymbolInformation struct {
@@ -1299,115 +220,11 @@ type SymbolInformation struct {
 	ContainerName string   `json:"containerName,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"location":`...)
-	if b, err = x.Location.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.ContainerName != "" {
-		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, x.ContainerName)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
-	var v SymbolInformation
-	var has struct {
-		Name, Location bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "location":
-			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
-		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Location:
-		return jsonrpc.MissingField("location")
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbol is an object with the members name, location and data.
 type WorkspaceSymbol struct {
 	Name     string          `json:"name"`
 	Location Location        `json:"location"`
 	Data     json.RawMessage `json:"data,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"location":`...)
-	if b, err = x.Location.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(x.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbol
-	var has struct {
-		Name, Location bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "location":
-			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
-		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Location:
-		return jsonrpc.MissingField("location")
-	}
-	*x = v
-	return nil
 }
 
 // HoverRegistrationOptions is an object with the members workDoneProgress,
@@ -1418,109 +235,12 @@ type HoverRegistrationOptions struct {
 	ID               string               `json:"id,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.WorkDoneProgress {
-		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
-	}
-	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
-	}
-	if x.ID != "" {
-		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, x.ID)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
-	var v HoverRegistrationOptions
-	var has struct {
-		DocumentSelector bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
-		case "documentSelector":
-			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", jsonrpc.DecodeArray(value, &v.DocumentSelector, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
-		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentFilterLanguage is the TextDocumentFilterLanguage variant of
 // [TextDocumentFilter].
 type TextDocumentFilterLanguage struct {
 	Language string `json:"language"`
 	Scheme   string `json:"scheme,omitempty"`
 	Pattern  string `json:"pattern,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentFilterLanguage) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	if x.Pattern != "" {
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilterLanguage
-	var has struct {
-		Language bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Language:
-		return jsonrpc.MissingField("language")
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentFilterScheme is the TextDocumentFilterScheme variant of
@@ -1531,106 +251,12 @@ type TextDocumentFilterScheme struct {
 	Pattern  string `json:"pattern,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentFilterScheme) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Language != "" {
-		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, x.Language)
-	}
-	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
-	if x.Pattern != "" {
-		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilterScheme
-	var has struct {
-		Scheme bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
-		case "scheme":
-			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
-		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
-	}
-	*x = v
-	return nil
-}
-
 // TextDocumentFilterPattern is the TextDocumentFilterPattern variant of
 // [TextDocumentFilter].
 type TextDocumentFilterPattern struct {
 	Language string `json:"language,omitempty"`
 	Scheme   string `json:"scheme,omitempty"`
 	Pattern  string `json:"pattern"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextDocumentFilterPattern) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Language != "" {
-		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, x.Language)
-	}
-	if x.Scheme != "" {
-		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, x.Scheme)
-	}
-	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextDocumentFilterPattern) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilterPattern
-	var has struct {
-		Pattern bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
-		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
-		case "pattern":
-			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
-	}
-	*x = v
-	return nil
 }
 
 // ProgressBegin is an object with the members kind and label.
@@ -1640,132 +266,11 @@ type ProgressBegin struct {
 	Label string `json:"label"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ProgressBegin) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "begin"
-	} else if x.Kind != "begin" {
-		return nil, fmt.Errorf("kind must be \"begin\", not %q", x.Kind)
-	}
-	type plain ProgressBegin
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ProgressBegin) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "begin"
-	} else if x.Kind != "begin" {
-		return nil, fmt.Errorf("kind must be \"begin\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ProgressBegin) UnmarshalJSON(b []byte) error {
-	var v ProgressBegin
-	var has struct {
-		Kind, Label bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "label":
-			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "begin":
-		return jsonrpc.AtField("kind", errors.New("must be \"begin\""))
-	case !has.Label:
-		return jsonrpc.MissingField("label")
-	}
-	*x = v
-	return nil
-}
-
 // ProgressEnd is an object with the members kind and message.
 type ProgressEnd struct {
 	// Always "end"; MarshalJSON fills it in when left empty.
 	Kind    string `json:"kind"`
 	Message string `json:"message,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ProgressEnd) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "end"
-	} else if x.Kind != "end" {
-		return nil, fmt.Errorf("kind must be \"end\", not %q", x.Kind)
-	}
-	type plain ProgressEnd
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ProgressEnd) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "end"
-	} else if x.Kind != "end" {
-		return nil, fmt.Errorf("kind must be \"end\", not %q", x.Kind)
-	}
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Message != "" {
-		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, x.Message)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
-	var v ProgressEnd
-	var has struct {
-		Kind bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
-		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return jsonrpc.MissingField("kind")
-	case v.Kind != "end":
-		return jsonrpc.AtField("kind", errors.New("must be \"end\""))
-	}
-	*x = v
-	return nil
 }
 
 // TextField is an object with the members type, label and minLength.
@@ -1776,72 +281,6 @@ type TextField struct {
 	MinLength *int64 `json:"minLength,omitempty"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TextField) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	type plain TextField
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextField) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Label != "" {
-		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, x.Label)
-	}
-	if x.MinLength != nil {
-		b = append(b, `,"minLength":`...)
-		b = jsonrpc.AppendInt(b, *x.MinLength)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextField) UnmarshalJSON(b []byte) error {
-	var v TextField
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
-		case "minLength":
-			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	}
-	*x = v
-	return nil
-}
-
 // NumberField is an object with the members type, label and minimum.
 type NumberField struct {
 	Type    NumberFieldType `json:"type"`
@@ -1849,121 +288,11 @@ type NumberField struct {
 	Minimum *float64        `json:"minimum,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NumberField) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Label != "" {
-		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, x.Label)
-	}
-	if x.Minimum != nil {
-		b = append(b, `,"minimum":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NumberField) UnmarshalJSON(b []byte) error {
-	var v NumberField
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
-		case "minimum":
-			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // FlagField is an object with the members type and label.
 type FlagField struct {
 	// Always "boolean"; MarshalJSON fills it in when left empty.
 	Type  string `json:"type"`
 	Label string `json:"label,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x FlagField) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "boolean"
-	} else if x.Type != "boolean" {
-		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
-	}
-	type plain FlagField
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FlagField) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "boolean"
-	} else if x.Type != "boolean" {
-		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
-	}
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Label != "" {
-		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, x.Label)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FlagField) UnmarshalJSON(b []byte) error {
-	var v FlagField
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "boolean":
-		return jsonrpc.AtField("type", errors.New("must be \"boolean\""))
-	}
-	*x = v
-	return nil
 }
 
 // DocumentURI is a string in the uri format.
@@ -1975,39 +304,6 @@ type Result struct {
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
-}
-
-// MarshalJSON encodes x, with its additional members.
-func (x Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Result) UnmarshalJSON(b []byte) error {
-	var v Result
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // XEdits is an object with 10 members.
@@ -2027,121 +323,14 @@ type XEdits struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x XEdits) MarshalJSON() ([]byte, error) {
-	type plain XEdits
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *XEdits) UnmarshalJSON(b []byte) error {
-	var v XEdits
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeString(value, &v.Schema))
-		case "changes":
-			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.Unmarshal[[]string]))
-		case "byLine":
-			return jsonrpc.AtField("byLine", jsonrpc.DecodeKeyedMap(value, &v.ByLine, true, jsonrpc.DecodeInt[int64], jsonrpc.UnmarshalJSON[Color]))
-		case "bySeverity":
-			return jsonrpc.AtField("bySeverity", jsonrpc.DecodeKeyedMap(value, &v.BySeverity, true, jsonrpc.UnmarshalJSON[Severity], jsonrpc.DecodeString[string]))
-		case "folders":
-			return jsonrpc.AtField("folders", jsonrpc.DecodeNullable(value, &v.Folders, jsonrpc.Unmarshal[[]string]))
-		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeNullable(value, &v.Label, jsonrpc.DecodeString[string]))
-		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
-		case "span":
-			return jsonrpc.AtField("span", jsonrpc.DecodeOptional(value, &v.Span, jsonrpc.UnmarshalJSON[Span]))
-		case "move":
-			return jsonrpc.AtField("move", jsonrpc.DecodeOptional(value, &v.Move, jsonrpc.UnmarshalJSON[Move]))
-		}
-		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Range is a start and an end.
 type Range [2]int64
-
-// UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
-// fault when one does not decode.
-func (x *Range) UnmarshalJSON(b []byte) error {
-	var v Range
-	err := jsonrpc.DecodeItems(b, 2, 2, func(i int, value []byte) error {
-		return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v[i]))
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
 
 // Span is a JSON array of 3 items: string, integer and boolean | null.
 type Span struct {
 	V0 string
 	V1 int64
 	V2 *bool
-}
-
-// MarshalJSON encodes x as a JSON array.
-func (x Span) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
-}
-
-// AppendJSON appends x to b encoded as a JSON array, without reflection.
-func (x Span) AppendJSON(b []byte) ([]byte, error) {
-	b = append(b, '[')
-	b = jsonrpc.AppendString(b, x.V0)
-	b = append(b, ',')
-	b = jsonrpc.AppendInt(b, x.V1)
-	b = append(b, ',')
-	if x.V2 == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendBool(b, *x.V2)
-	}
-	return append(b, ']'), nil
-}
-
-// UnmarshalJSON decodes a JSON array of 3 items into x, naming the item at
-// fault when one does not decode.
-func (x *Span) UnmarshalJSON(b []byte) error {
-	var v Span
-	err := jsonrpc.DecodeItems(b, 3, 3, func(i int, value []byte) error {
-		switch i {
-		case 0:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.V0))
-		case 1:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.V1))
-		case 2:
-			return jsonrpc.DecodeOptional(value, &v.V2, jsonrpc.DecodeBool[bool])
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Move is an object with the members x, y, label and tags.
@@ -2155,104 +344,9 @@ type Move struct {
 	Tags  []string `json:"tags,omitzero"`
 }
 
-// MarshalJSON encodes x as a JSON array.
-func (x Move) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
-}
-
-// AppendJSON appends x to b encoded as a JSON array, without reflection.
-func (x Move) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, '[')
-	n := 2
-	switch {
-	case x.Tags != nil:
-		n = 4
-	case x.Label != "":
-		n = 3
-	}
-	b = jsonrpc.AppendInt(b, x.X)
-	b = append(b, ',')
-	b = jsonrpc.AppendInt(b, x.Y)
-	if n > 2 {
-		b = append(b, ',')
-		if x.Label != "" {
-			b = jsonrpc.AppendString(b, x.Label)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	if n > 3 {
-		b = append(b, ',')
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
-}
-
-// UnmarshalJSON decodes a JSON array of 2 to 4 items into x, naming the item
-// at fault when one does not decode.
-func (x *Move) UnmarshalJSON(b []byte) error {
-	var v Move
-	err := jsonrpc.DecodeItems(b, 2, 4, func(i int, value []byte) error {
-		switch i {
-		case 0:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.X))
-		case 1:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Y))
-		case 2:
-			return jsonrpc.DecodeString(value, &v.Label)
-		case 3:
-			return json.Unmarshal(value, &v.Tags)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"retryAfterMs":`...)
-	b = jsonrpc.AppendInt(b, x.RetryAfterMs)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BusyData) UnmarshalJSON(b []byte) error {
-	var v BusyData
-	var has struct {
-		RetryAfterMs bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "retryAfterMs":
-			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RetryAfterMs)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RetryAfterMs:
-		return jsonrpc.MissingField("retryAfterMs")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeParams are the params of full.initialize.
@@ -2263,104 +357,9 @@ type InitializeParams struct {
 	Edits      *XEdits                     `json:"edits,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
-	if x.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
-		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Edits != nil {
-		b = append(b, `,"edits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParams) UnmarshalJSON(b []byte) error {
-	var v InitializeParams
-	var has struct {
-		Version bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
-		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
-		case "edits":
-			return jsonrpc.AtField("edits", jsonrpc.DecodeOptional(value, &v.Edits, jsonrpc.UnmarshalJSON[XEdits]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Version:
-		return jsonrpc.MissingField("version")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeParamsClientInfo is the clientInfo member of [InitializeParams].
 type InitializeParamsClientInfo struct {
 	Name string `json:"name"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
-	var v InitializeParamsClientInfo
-	var has struct {
-		Name bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeResult is the result of full.initialize.
@@ -2372,162 +371,15 @@ type InitializeResult struct {
 	Extra jsonrpc.Members[int64] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, with its additional members.
-func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	if x.Capabilities == nil {
-		x.Capabilities = map[string]bool{}
-	}
-	type plain InitializeResult
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonrpc.AppendMembers(b, x.Extra)
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	var v InitializeResult
-	var has struct {
-		State, Capabilities bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "state":
-			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
-		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
-		}
-		var e int64
-		if err := jsonrpc.DecodeInt(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[int64]{Name: string(key), Value: e})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.State:
-		return jsonrpc.MissingField("state")
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
-	}
-	*x = v
-	return nil
-}
-
 // FetchItemParams are the params of items/get.
 type FetchItemParams struct {
 	ID ID `json:"id"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x FetchItemParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
-	var v FetchItemParams
-	var has struct {
-		ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
 }
 
 // BlocksShowParams are the params of blocks/show.
 type BlocksShowParams struct {
 	Blocks   []Block  `json:"blocks"`
 	Severity Severity `json:"severity,omitempty"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x BlocksShowParams) MarshalJSON() ([]byte, error) {
-	if x.Blocks == nil {
-		x.Blocks = []Block{}
-	}
-	type plain BlocksShowParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BlocksShowParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Blocks == nil {
-		x.Blocks = []Block{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"blocks":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Blocks); err != nil {
-		return nil, err
-	}
-	if x.Severity != 0 {
-		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, x.Severity)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
-	var v BlocksShowParams
-	var has struct {
-		Blocks bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "blocks":
-			has.Blocks = true
-			return jsonrpc.AtField("blocks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Blocks, jsonrpc.UnmarshalJSON[Block])))
-		case "severity":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("severity", v.Severity.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Blocks:
-		return jsonrpc.MissingField("blocks")
-	}
-	*x = v
-	return nil
 }
 
 // HoverShowParams are the params of hover/show.
@@ -2541,157 +393,10 @@ type HoverShowParams struct {
 	Field      FormField            `json:"field,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"contents":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
-		return nil, err
-	}
-	if !x.Provider.IsZero() {
-		b = append(b, `,"provider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Provider); err != nil {
-			return nil, err
-		}
-	}
-	if x.Filters != nil {
-		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Progress.IsZero() {
-		b = append(b, `,"progress":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Progress); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Definition.IsZero() {
-		b = append(b, `,"definition":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Definition); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Symbols.IsZero() {
-		b = append(b, `,"symbols":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Symbols); err != nil {
-			return nil, err
-		}
-	}
-	if !x.Field.IsZero() {
-		b = append(b, `,"field":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Field); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
-	var v HoverShowParams
-	var has struct {
-		Contents bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "contents":
-			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, v.Contents.UnmarshalJSON(value)))
-		case "provider":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("provider", v.Provider.UnmarshalJSON(value))
-		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
-		case "progress":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("progress", v.Progress.UnmarshalJSON(value))
-		case "definition":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("definition", v.Definition.UnmarshalJSON(value))
-		case "symbols":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("symbols", v.Symbols.UnmarshalJSON(value))
-		case "field":
-			if jsonrpc.JSONKind(value) == "null" {
-				return nil
-			}
-			return jsonrpc.AtField("field", v.Field.UnmarshalJSON(value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Contents:
-		return jsonrpc.MissingField("contents")
-	}
-	*x = v
-	return nil
-}
-
 // MarksSetParams are the params of marks/set.
 type MarksSetParams struct {
 	Mark  Mark   `json:"mark"`
 	Marks []Mark `json:"marks,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarksSetParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"mark":`...)
-	if b, err = x.Mark.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Marks != nil {
-		b = append(b, `,"marks":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Marks); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarksSetParams) UnmarshalJSON(b []byte) error {
-	var v MarksSetParams
-	var has struct {
-		Mark bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "mark":
-			has.Mark = true
-			return jsonrpc.AtField("mark", jsonrpc.NonNull(value, v.Mark.UnmarshalJSON(value)))
-		case "marks":
-			return jsonrpc.AtField("marks", jsonrpc.DecodeArray(value, &v.Marks, jsonrpc.UnmarshalJSON[Mark]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Mark:
-		return jsonrpc.MissingField("mark")
-	}
-	*x = v
-	return nil
 }
 
 // MarksSetResult is the result of marks/set.
@@ -2700,105 +405,9 @@ type MarksSetResult struct {
 	Kinds []ActionKind `json:"kinds"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x MarksSetResult) MarshalJSON() ([]byte, error) {
-	if x.Kinds == nil {
-		x.Kinds = []ActionKind{}
-	}
-	type plain MarksSetResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MarksSetResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kinds == nil {
-		x.Kinds = []ActionKind{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"count":`...)
-	b = jsonrpc.AppendInt(b, x.Count)
-	b = append(b, `,"kinds":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Kinds); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MarksSetResult) UnmarshalJSON(b []byte) error {
-	var v MarksSetResult
-	var has struct {
-		Count, Kinds bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "count":
-			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Count, 0, math.MaxUint32)))
-		case "kinds":
-			has.Kinds = true
-			return jsonrpc.AtField("kinds", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Kinds, jsonrpc.UnmarshalJSON[ActionKind])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Count:
-		return jsonrpc.MissingField("count")
-	case !has.Kinds:
-		return jsonrpc.MissingField("kinds")
-	}
-	*x = v
-	return nil
-}
-
 // CancelRequestParams are the params of $/cancelRequest.
 type CancelRequestParams struct {
 	ID ID `json:"id"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *CancelRequestParams) UnmarshalJSON(b []byte) error {
-	var v CancelRequestParams
-	var has struct {
-		ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
 }
 
 // StatusReportParams are the params of status/report.
@@ -2806,119 +415,14 @@ type StatusReportParams struct {
 	State State `json:"state"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x StatusReportParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *StatusReportParams) UnmarshalJSON(b []byte) error {
-	var v StatusReportParams
-	var has struct {
-		State bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "state":
-			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.State:
-		return jsonrpc.MissingField("state")
-	}
-	*x = v
-	return nil
-}
-
 // StatusReportResult is the result of status/report.
 type StatusReportResult struct {
 	Seen bool `json:"seen"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x StatusReportResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"seen":`...)
-	b = jsonrpc.AppendBool(b, x.Seen)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *StatusReportResult) UnmarshalJSON(b []byte) error {
-	var v StatusReportResult
-	var has struct {
-		Seen bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "seen":
-			has.Seen = true
-			return jsonrpc.AtField("seen", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Seen)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Seen:
-		return jsonrpc.MissingField("seen")
-	}
-	*x = v
-	return nil
-}
-
 // JobStatusResult is the result of job/status.
 type JobStatusResult struct {
 	State State `json:"state"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x JobStatusResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *JobStatusResult) UnmarshalJSON(b []byte) error {
-	var v JobStatusResult
-	var has struct {
-		State bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "state":
-			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.State:
-		return jsonrpc.MissingField("state")
-	}
-	*x = v
-	return nil
 }
 
 // JobStatusNotificationParams are the params of job/status sent as a
@@ -2928,120 +432,12 @@ type JobStatusNotificationParams struct {
 	Done  bool  `json:"done,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x JobStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	if x.Done {
-		b = append(b, `,"done":`...)
-		b = jsonrpc.AppendBool(b, x.Done)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	var v JobStatusNotificationParams
-	var has struct {
-		State bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "state":
-			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
-		case "done":
-			return jsonrpc.AtField("done", jsonrpc.DecodeBool(value, &v.Done))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.State:
-		return jsonrpc.MissingField("state")
-	}
-	*x = v
-	return nil
-}
-
 // ItemsListParams are the params of items/list.
 type ItemsListParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ItemsListParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Cursor != "" {
-		b = append(b, `,"cursor":`...)
-		b = jsonrpc.AppendString(b, x.Cursor)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ItemsListParams) UnmarshalJSON(b []byte) error {
-	var v ItemsListParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "cursor":
-			return jsonrpc.AtField("cursor", jsonrpc.DecodeString(value, &v.Cursor))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // SelectParams are the params of select.
 type SelectParams struct {
 	ID ID `json:"id"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SelectParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SelectParams) UnmarshalJSON(b []byte) error {
-	var v SelectParams
-	var has struct {
-		ID bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "id":
-			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.ID:
-		return jsonrpc.MissingField("id")
-	}
-	*x = v
-	return nil
 }

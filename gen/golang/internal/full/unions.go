@@ -5,14 +5,7 @@
 
 package full
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
+import "encoding/json"
 
 // ID is one of Integer or String.
 //
@@ -39,44 +32,6 @@ func NewIDString(v string) ID {
 // does.
 func (x ID) IsZero() bool {
 	return x.Integer == nil && x.String == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ID) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ID holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an ID into the variant matching the kind of JSON value
-// b holds.
-func (x *ID) UnmarshalJSON(b []byte) error {
-	var v ID
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "number":
-		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected number or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ItemEither is the either member of [Item].
@@ -106,44 +61,6 @@ func (x ItemEither) IsZero() bool {
 	return x.String == nil && x.Integer == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ItemEither) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ItemEither holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an ItemEither into the variant matching the kind of
-// JSON value b holds.
-func (x *ItemEither) UnmarshalJSON(b []byte) error {
-	var v ItemEither
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "number":
-		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
-	default:
-		return fmt.Errorf("expected string or number, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Block is a content block.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -169,59 +86,6 @@ func NewBlockImage(v BlockImage) Block {
 // does.
 func (x Block) IsZero() bool {
 	return x.Text == nil && x.Image == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Block) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Text != nil {
-		v, n = x.Text, n+1
-	}
-	if x.Image != nil {
-		v, n = x.Image, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Block holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a Block from the variant named by the "type" member.
-func (x *Block) UnmarshalJSON(b []byte) error {
-	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		if string(key) == "type" {
-			raw = value
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if raw == nil {
-		return jsonrpc.MissingField("type")
-	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("type", err)
-	}
-	var v Block
-	switch tag {
-	case "text":
-		v.Text = new(TextBlock)
-		err = json.Unmarshal(b, v.Text)
-	case "image":
-		v.Image = new(BlockImage)
-		err = json.Unmarshal(b, v.Image)
-	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(tag)))
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Contents says what a resource holds.
@@ -264,84 +128,6 @@ func (x Contents) IsZero() bool {
 	return x.TextContents == nil && x.BlobContents == nil && x.String == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Contents) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextContents != nil {
-		v, n = x.TextContents, n+1
-	}
-	if x.BlobContents != nil {
-		v, n = x.BlobContents, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Contents holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// contentsObjects is what an object needs to be each object variant of
-// Contents (TextContents and BlobContents), over the members "uri",
-// "mimeType", "text" and "blob", one bit each in this order.
-var contentsObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0xb},
-	Required: []uint64{0x9},
-}}
-
-// UnmarshalJSON decodes a Contents into the variant matching the kind of JSON
-// value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *Contents) UnmarshalJSON(b []byte) error {
-	var v Contents
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "uri":
-				held[0] |= 1 << 0
-			case "mimeType":
-				held[0] |= 1 << 1
-			case "text":
-				held[0] |= 1 << 2
-			case "blob":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, contentsObjects) {
-		case 0:
-			v.TextContents = new(TextContents)
-			err = json.Unmarshal(b, v.TextContents)
-		case 1:
-			v.BlobContents = new(BlobContents)
-			err = json.Unmarshal(b, v.BlobContents)
-		default:
-			return errors.New("object matches no variant of Contents; an object needs every required member of one variant: TextContents (\"uri\", \"text\") or BlobContents (\"uri\", \"blob\")")
-		}
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected object or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Amount is one of Integer or String.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -367,44 +153,6 @@ func NewAmountString(v string) Amount {
 // does.
 func (x Amount) IsZero() bool {
 	return x.Integer == nil && x.String == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Amount) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Amount holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes an Amount into the variant matching the kind of JSON
-// value b holds.
-func (x *Amount) UnmarshalJSON(b []byte) error {
-	var v Amount
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "number":
-		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, 0, math.MaxInt32)
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	default:
-		return fmt.Errorf("expected number or string, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Upload is one of TextContents or BlobContents.
@@ -440,78 +188,6 @@ func (x Upload) IsZero() bool {
 	return x.TextContents == nil && x.BlobContents == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Upload) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextContents != nil {
-		v, n = x.TextContents, n+1
-	}
-	if x.BlobContents != nil {
-		v, n = x.BlobContents, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Upload holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// uploadObjects is what an object needs to be each object variant of Upload
-// (TextContents and BlobContents), over the members "uri", "mimeType", "text"
-// and "blob", one bit each in this order.
-var uploadObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x5},
-}, {
-	Declared: []uint64{0xb},
-	Required: []uint64{0x9},
-}}
-
-// UnmarshalJSON decodes an Upload into the variant matching the kind of JSON
-// value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *Upload) UnmarshalJSON(b []byte) error {
-	var v Upload
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "uri":
-				held[0] |= 1 << 0
-			case "mimeType":
-				held[0] |= 1 << 1
-			case "text":
-				held[0] |= 1 << 2
-			case "blob":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, uploadObjects) {
-		case 0:
-			v.TextContents = new(TextContents)
-			err = json.Unmarshal(b, v.TextContents)
-		case 1:
-			v.BlobContents = new(BlobContents)
-			err = json.Unmarshal(b, v.BlobContents)
-		default:
-			return errors.New("object matches no variant of Upload; an object needs every required member of one variant: TextContents (\"uri\", \"text\") or BlobContents (\"uri\", \"blob\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // MarkedString is one of String or MarkedCode.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -537,44 +213,6 @@ func NewMarkedStringMarkedCode(v MarkedCode) MarkedString {
 // does.
 func (x MarkedString) IsZero() bool {
 	return x.String == nil && x.MarkedCode == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x MarkedString) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.MarkedCode != nil {
-		v, n = x.MarkedCode, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("MarkedString holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
-// JSON value b holds.
-func (x *MarkedString) UnmarshalJSON(b []byte) error {
-	var v MarkedString
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.MarkedCode = new(MarkedCode)
-		err = json.Unmarshal(b, v.MarkedCode)
-	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // HoverContents is one of MarkupContent, MarkedString or Array.
@@ -617,85 +255,6 @@ func (x HoverContents) IsZero() bool {
 	return x.MarkupContent == nil && x.MarkedString == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x HoverContents) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.MarkupContent != nil {
-		v, n = x.MarkupContent, n+1
-	}
-	if x.MarkedString != nil {
-		v, n = x.MarkedString, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("HoverContents holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents (MarkupContent and MarkedCode), over the members "kind",
-// "value" and "language", one bit each in this order.
-var hoverContentsObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x6},
-	Required: []uint64{0x6},
-}}
-
-// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *HoverContents) UnmarshalJSON(b []byte) error {
-	var v HoverContents
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-			case "value":
-				held[0] |= 1 << 1
-			case "language":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, hoverContentsObjects) {
-		case 0:
-			v.MarkupContent = new(MarkupContent)
-			err = json.Unmarshal(b, v.MarkupContent)
-		case 1:
-			v.MarkedString = new(MarkedString)
-			err = json.Unmarshal(b, v.MarkedString)
-		default:
-			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\", \"value\") or MarkedCode (\"language\", \"value\")")
-		}
-	case "string":
-		v.MarkedString = new(MarkedString)
-		err = json.Unmarshal(b, v.MarkedString)
-	case "array":
-		v.Array = new([]MarkedString)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected object, string or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // Definition is one of Location or Array.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -721,44 +280,6 @@ func NewDefinitionArray(v []Location) Definition {
 // does.
 func (x Definition) IsZero() bool {
 	return x.Location == nil && x.Array == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x Definition) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Location != nil {
-		v, n = x.Location, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Definition holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a Definition into the variant matching the kind of
-// JSON value b holds.
-func (x *Definition) UnmarshalJSON(b []byte) error {
-	var v Definition
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		v.Location = new(Location)
-		err = json.Unmarshal(b, v.Location)
-	case "array":
-		v.Array = new([]Location)
-		err = json.Unmarshal(b, v.Array)
-	default:
-		return fmt.Errorf("expected object or array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // DefinitionResult is one of Definition or Array.
@@ -796,96 +317,6 @@ func (x DefinitionResult) IsZero() bool {
 	return x.Definition == nil && x.Array == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x DefinitionResult) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Definition != nil {
-		v, n = x.Definition, n+1
-	}
-	if x.Array != nil {
-		v, n = x.Array, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("DefinitionResult holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// definitionResultItemObjects is what an object needs to be the first item of
-// each array variant of DefinitionResult (Location and DefinitionLink), over
-// the members "uri", "line", "targetUri", "targetLine" and "originLine", one
-// bit each in this order.
-var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x1c},
-	Required: []uint64{0xc},
-}}
-
-// UnmarshalJSON decodes a DefinitionResult into the variant matching the kind
-// of JSON value b holds. An array decodes into the array variant its first
-// item chooses (an empty one into the first), as the type's comment says.
-func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
-	var v DefinitionResult
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
-		case "object":
-			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
-				switch string(key) {
-				case "uri":
-					held[0] |= 1 << 0
-				case "line":
-					held[0] |= 1 << 1
-				case "targetUri":
-					held[0] |= 1 << 2
-				case "targetLine":
-					held[0] |= 1 << 3
-				case "originLine":
-					held[0] |= 1 << 4
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], nil, definitionResultItemObjects) {
-			case 0:
-				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
-			case 1:
-				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of DefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"line\") or DefinitionLink (\"targetUri\", \"targetLine\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
-		}
-	case "object":
-		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
-	default:
-		return fmt.Errorf("expected array or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // WorkspaceSymbols is one of SymbolInformationList or WorkspaceSymbolList.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -920,91 +351,6 @@ func NewWorkspaceSymbolsWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbol
 // does.
 func (x WorkspaceSymbols) IsZero() bool {
 	return x.SymbolInformationList == nil && x.WorkspaceSymbolList == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x WorkspaceSymbols) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.SymbolInformationList != nil {
-		v, n = x.SymbolInformationList, n+1
-	}
-	if x.WorkspaceSymbolList != nil {
-		v, n = x.WorkspaceSymbolList, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("WorkspaceSymbols holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// workspaceSymbolsItemObjects is what an object needs to be the first item of
-// each array variant of WorkspaceSymbols (SymbolInformation and
-// WorkspaceSymbol), over the members "name", "location", "containerName" and
-// "data", one bit each in this order.
-var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0xb},
-	Required: []uint64{0x3},
-}}
-
-// UnmarshalJSON decodes a WorkspaceSymbols into the variant matching the kind
-// of JSON value b holds. An array decodes into the array variant its first
-// item chooses (an empty one into the first), as the type's comment says.
-func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
-	var v WorkspaceSymbols
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "array":
-		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
-			return err
-		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
-		case "nothing":
-			v.SymbolInformationList = new([]SymbolInformation)
-			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
-		case "object":
-			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
-				switch string(key) {
-				case "name":
-					held[0] |= 1 << 0
-				case "location":
-					held[0] |= 1 << 1
-				case "containerName":
-					held[0] |= 1 << 2
-				case "data":
-					held[0] |= 1 << 3
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolsItemObjects) {
-			case 0:
-				v.SymbolInformationList = new([]SymbolInformation)
-				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
-			case 1:
-				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
-				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
-			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbols; an item needs every required member of one item type: SymbolInformation (\"name\", \"location\") or WorkspaceSymbol (\"name\", \"location\")"))
-			}
-		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
-		}
-	default:
-		return fmt.Errorf("expected array, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // HoverProvider is one of Boolean, HoverOptions or HoverRegistrationOptions.
@@ -1046,82 +392,6 @@ func NewHoverProviderHoverRegistrationOptions(v HoverRegistrationOptions) HoverP
 // does.
 func (x HoverProvider) IsZero() bool {
 	return x.Boolean == nil && x.HoverOptions == nil && x.HoverRegistrationOptions == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x HoverProvider) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.Boolean != nil {
-		v, n = x.Boolean, n+1
-	}
-	if x.HoverOptions != nil {
-		v, n = x.HoverOptions, n+1
-	}
-	if x.HoverRegistrationOptions != nil {
-		v, n = x.HoverRegistrationOptions, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("HoverProvider holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// hoverProviderObjects is what an object needs to be each object variant of
-// HoverProvider (HoverOptions and HoverRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var hoverProviderObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x1},
-	Required: []uint64{0x0},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}}
-
-// UnmarshalJSON decodes a HoverProvider into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *HoverProvider) UnmarshalJSON(b []byte) error {
-	var v HoverProvider
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "boolean":
-		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "workDoneProgress":
-				held[0] |= 1 << 0
-			case "documentSelector":
-				held[0] |= 1 << 1
-			case "id":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, hoverProviderObjects) {
-		case 0:
-			v.HoverOptions = new(HoverOptions)
-			err = json.Unmarshal(b, v.HoverOptions)
-		case 1:
-			v.HoverRegistrationOptions = new(HoverRegistrationOptions)
-			err = json.Unmarshal(b, v.HoverRegistrationOptions)
-		default:
-			return errors.New("object matches no variant of HoverProvider; an object needs every required member of one variant: HoverOptions (no member) or HoverRegistrationOptions (\"documentSelector\")")
-		}
-	default:
-		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // TextDocumentFilter is one of TextDocumentFilterLanguage,
@@ -1171,86 +441,6 @@ func (x TextDocumentFilter) IsZero() bool {
 	return x.TextDocumentFilterLanguage == nil && x.TextDocumentFilterScheme == nil && x.TextDocumentFilterPattern == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextDocumentFilterLanguage != nil {
-		v, n = x.TextDocumentFilterLanguage, n+1
-	}
-	if x.TextDocumentFilterScheme != nil {
-		v, n = x.TextDocumentFilterScheme, n+1
-	}
-	if x.TextDocumentFilterPattern != nil {
-		v, n = x.TextDocumentFilterPattern, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TextDocumentFilter holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// textDocumentFilterObjects is what an object needs to be each object variant
-// of TextDocumentFilter (TextDocumentFilterLanguage, TextDocumentFilterScheme
-// and TextDocumentFilterPattern), over the members "language", "scheme" and
-// "pattern", one bit each in this order.
-var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x2},
-}, {
-	Declared: []uint64{0x7},
-	Required: []uint64{0x4},
-}}
-
-// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
-func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
-	var v TextDocumentFilter
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
-			switch string(key) {
-			case "language":
-				held[0] |= 1 << 0
-			case "scheme":
-				held[0] |= 1 << 1
-			case "pattern":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentFilterObjects) {
-		case 0:
-			v.TextDocumentFilterLanguage = new(TextDocumentFilterLanguage)
-			err = json.Unmarshal(b, v.TextDocumentFilterLanguage)
-		case 1:
-			v.TextDocumentFilterScheme = new(TextDocumentFilterScheme)
-			err = json.Unmarshal(b, v.TextDocumentFilterScheme)
-		case 2:
-			v.TextDocumentFilterPattern = new(TextDocumentFilterPattern)
-			err = json.Unmarshal(b, v.TextDocumentFilterPattern)
-		default:
-			return errors.New("object matches no variant of TextDocumentFilter; an object needs every required member of one variant: TextDocumentFilterLanguage (\"language\"), TextDocumentFilterScheme (\"scheme\") or TextDocumentFilterPattern (\"pattern\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // ProgressValue is one of ProgressBegin, ProgressEnd or Other.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1291,82 +481,6 @@ func (x ProgressValue) IsZero() bool {
 	return x.ProgressBegin == nil && x.ProgressEnd == nil && x.Other == nil
 }
 
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ProgressValue) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.ProgressBegin != nil {
-		v, n = x.ProgressBegin, n+1
-	}
-	if x.ProgressEnd != nil {
-		v, n = x.ProgressEnd, n+1
-	}
-	if x.Other != nil {
-		v, n = x.Other, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ProgressValue holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// progressValueObjects is what an object needs to be each object variant of
-// ProgressValue (ProgressBegin and ProgressEnd), over the members "kind",
-// "label" and "message", one bit each in this order.
-var progressValueObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x3},
-	Required: []uint64{0x3},
-}, {
-	Declared: []uint64{0x5},
-	Required: []uint64{0x1},
-}}
-
-// UnmarshalJSON decodes a ProgressValue into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says. Any other value goes to Other.
-func (x *ProgressValue) UnmarshalJSON(b []byte) error {
-	var v ProgressValue
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "kind":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"begin\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"end\"")
-			case "label":
-				held[0] |= 1 << 1
-			case "message":
-				held[0] |= 1 << 2
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], progressValueObjects) {
-		case 0:
-			v.ProgressBegin = new(ProgressBegin)
-			err = json.Unmarshal(b, v.ProgressBegin)
-		case 1:
-			v.ProgressEnd = new(ProgressEnd)
-			err = json.Unmarshal(b, v.ProgressEnd)
-		default:
-			err = jsonrpc.DecodeRaw(b, &v.Other)
-		}
-	default:
-		err = jsonrpc.DecodeRaw(b, &v.Other)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // TokenOrProgress is one of String or ProgressValue.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1392,45 +506,6 @@ func NewTokenOrProgressProgressValue(v ProgressValue) TokenOrProgress {
 // does.
 func (x TokenOrProgress) IsZero() bool {
 	return x.String == nil && x.ProgressValue == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.ProgressValue != nil {
-		v, n = x.ProgressValue, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("TokenOrProgress holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a TokenOrProgress into the variant matching the kind
-// of JSON value b holds. Any other value goes to ProgressValue.
-func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
-	var v TokenOrProgress
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "object":
-		v.ProgressValue = new(ProgressValue)
-		err = json.Unmarshal(b, v.ProgressValue)
-	default:
-		v.ProgressValue = new(ProgressValue)
-		err = json.Unmarshal(b, v.ProgressValue)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // FormField is one of TextField, NumberField or FlagField.
@@ -1471,89 +546,4 @@ func NewFormFieldFlagField(v FlagField) FormField {
 // does.
 func (x FormField) IsZero() bool {
 	return x.TextField == nil && x.NumberField == nil && x.FlagField == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x FormField) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.TextField != nil {
-		v, n = x.TextField, n+1
-	}
-	if x.NumberField != nil {
-		v, n = x.NumberField, n+1
-	}
-	if x.FlagField != nil {
-		v, n = x.FlagField, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("FormField holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// formFieldObjects is what an object needs to be each object variant of
-// FormField (TextField, NumberField and FlagField), over the members "type",
-// "label", "minLength" and "minimum", one bit each in this order.
-var formFieldObjects = []jsonrpc.ObjectChoice{{
-	Declared: []uint64{0x7},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0xb},
-	Required: []uint64{0x1},
-}, {
-	Declared: []uint64{0x3},
-	Required: []uint64{0x1},
-}}
-
-// UnmarshalJSON decodes a FormField into the variant matching the kind of JSON
-// value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
-func (x *FormField) UnmarshalJSON(b []byte) error {
-	var v FormField
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "object":
-		var held [1]uint64
-		var failed [3]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
-			switch string(key) {
-			case "type":
-				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "\"number\"") || jsonrpc.SameJSON(value, "\"integer\""))
-				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"boolean\"")
-			case "label":
-				held[0] |= 1 << 1
-			case "minLength":
-				held[0] |= 1 << 2
-			case "minimum":
-				held[0] |= 1 << 3
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], formFieldObjects) {
-		case 0:
-			v.TextField = new(TextField)
-			err = json.Unmarshal(b, v.TextField)
-		case 1:
-			v.NumberField = new(NumberField)
-			err = json.Unmarshal(b, v.NumberField)
-		case 2:
-			v.FlagField = new(FlagField)
-			err = json.Unmarshal(b, v.FlagField)
-		default:
-			return errors.New("object matches no variant of FormField; an object needs every required member of one variant: TextField (\"type\": \"string\"), NumberField (\"type\": \"number\" or \"integer\") or FlagField (\"type\": \"boolean\")")
-		}
-	default:
-		return fmt.Errorf("expected object, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }

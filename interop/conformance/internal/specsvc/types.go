@@ -5,58 +5,10 @@
 
 package specsvc
 
-import (
-	"encoding/json"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // SubtractParams are the params of subtract.
 type SubtractParams struct {
 	Minuend    int64 `json:"minuend"`
 	Subtrahend int64 `json:"subtrahend"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SubtractParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"minuend":`...)
-	b = jsonrpc.AppendInt(b, x.Minuend)
-	b = append(b, `,"subtrahend":`...)
-	b = jsonrpc.AppendInt(b, x.Subtrahend)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SubtractParams) UnmarshalJSON(b []byte) error {
-	var v SubtractParams
-	var has struct {
-		Minuend, Subtrahend bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "minuend":
-			has.Minuend = true
-			return jsonrpc.AtField("minuend", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Minuend)))
-		case "subtrahend":
-			has.Subtrahend = true
-			return jsonrpc.AtField("subtrahend", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Subtrahend)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Minuend:
-		return jsonrpc.MissingField("minuend")
-	case !has.Subtrahend:
-		return jsonrpc.MissingField("subtrahend")
-	}
-	*x = v
-	return nil
 }
 
 // SumParams are the params of sum.
@@ -64,92 +16,9 @@ type SumParams struct {
 	Values []int64 `json:"values"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SumParams) MarshalJSON() ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []int64{}
-	}
-	type plain SumParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SumParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []int64{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"values":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SumParams) UnmarshalJSON(b []byte) error {
-	var v SumParams
-	var has struct {
-		Values bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "values":
-			has.Values = true
-			return jsonrpc.AtField("values", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Values)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Values:
-		return jsonrpc.MissingField("values")
-	}
-	*x = v
-	return nil
-}
-
 // UpdateParams are the params of update.
 type UpdateParams struct {
 	Values []int64 `json:"values,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UpdateParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Values != nil {
-		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UpdateParams) UnmarshalJSON(b []byte) error {
-	var v UpdateParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "values":
-			return jsonrpc.AtField("values", json.Unmarshal(value, &v.Values))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // NotifyHelloParams are the params of notify_hello.
@@ -157,68 +26,7 @@ type NotifyHelloParams struct {
 	Value *int64 `json:"value,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotifyHelloParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Value != nil {
-		b = append(b, `,"value":`...)
-		b = jsonrpc.AppendInt(b, *x.Value)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
-	var v NotifyHelloParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "value":
-			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // NotifySumParams are the params of notify_sum.
 type NotifySumParams struct {
 	Values []int64 `json:"values,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x NotifySumParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Values != nil {
-		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *NotifySumParams) UnmarshalJSON(b []byte) error {
-	var v NotifySumParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "values":
-			return jsonrpc.AtField("values", json.Unmarshal(value, &v.Values))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }

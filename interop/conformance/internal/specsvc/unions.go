@@ -5,13 +5,6 @@
 
 package specsvc
 
-import (
-	"encoding/json"
-	"fmt"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
-
 // GetDataResultItem is an element of the result of get_data.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -37,42 +30,4 @@ func NewGetDataResultItemInteger(v int64) GetDataResultItem {
 // does.
 func (x GetDataResultItem) IsZero() bool {
 	return x.String == nil && x.Integer == nil
-}
-
-// MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
-	var v any
-	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
-	}
-	if x.Integer != nil {
-		v, n = x.Integer, n+1
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("GetDataResultItem holds %d variants; set exactly one", n)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON decodes a GetDataResultItem into the variant matching the kind
-// of JSON value b holds.
-func (x *GetDataResultItem) UnmarshalJSON(b []byte) error {
-	var v GetDataResultItem
-	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
-	case "number":
-		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
-	default:
-		return fmt.Errorf("expected string or number, got JSON %s", kind)
-	}
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
