@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -19,15 +20,15 @@ func TestGoalListsAreBounded(t *testing.T) {
 	_, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "active"})
 	ok(t, err)
 	for i := range maxKept {
-		q, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: ptr("queued")})
+		q, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: "queued"})
 		ok(t, err)
 		if q.GoalMutationResult == nil || !q.GoalMutationResult.Ok {
 			t.Fatalf("queued goal %d: %+v", i+1, q)
 		}
 	}
-	q, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: ptr("one too many")})
+	q, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: "one too many"})
 	ok(t, err)
-	if r := q.GoalMutationResult; r == nil || r.Ok || r.Message == nil || !strings.Contains(*r.Message, "full") || len(r.Queue) != maxKept {
+	if r := q.GoalMutationResult; r == nil || r.Ok || r.Message == "" || !strings.Contains(r.Message, "full") || len(r.Queue) != maxKept {
 		t.Fatalf("goal %d in the queue: %+v", maxKept+1, q)
 	}
 	c, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "one too many"})
@@ -36,7 +37,7 @@ func TestGoalListsAreBounded(t *testing.T) {
 		t.Fatalf("goal.create with a full queue: %+v", c)
 	}
 	for range maxKept + 1 {
-		_, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Status: ptr(autohand.GoalStatusComplete)})
+		_, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Status: autohand.GoalStatusComplete})
 		ok(t, err)
 		_, err = s.agent.GoalStartQueued(ctx)
 		ok(t, err)
@@ -101,7 +102,7 @@ func TestHistoryIsBounded(t *testing.T) {
 			t.Fatalf("attach = %+v", at)
 		}
 	}
-	h, err := s.agent.GetHistory(ctx, &autohand.GetHistoryParams{Page: ptr(int64(1)), PageSize: ptr(int64(5))})
+	h, err := s.agent.GetHistory(ctx, &autohand.GetHistoryParams{Page: ptr.To(int64(1)), PageSize: ptr.To(int64(5))})
 	ok(t, err)
 	if h.TotalItems != maxKept {
 		t.Fatalf("history holds %d sessions, want %d", h.TotalItems, maxKept)

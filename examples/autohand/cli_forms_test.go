@@ -135,7 +135,7 @@ func TestCLIAutoresearchNotificationForms(t *testing.T) {
 		t.Fatalf("autoresearch.status = %+v, %v", report, err)
 	}
 	n := received(t, got).(*autohand.AutoresearchLifecycle)
-	if n.Subcommand != autohand.AutoresearchLifecycleSubcommandStatus || !n.Active || *n.Goal != "Faster builds" || *n.Iteration != 2 || *n.MaxIterations != 8 || n.RunsLogged != 2 || n.Message != nil || n.Timestamp != "2026-03-01T10:00:00.000Z" {
+	if n.Subcommand != autohand.AutoresearchLifecycleSubcommandStatus || !n.Active || n.Goal != "Faster builds" || *n.Iteration != 2 || *n.MaxIterations != 8 || n.RunsLogged != 2 || n.Message != "" || n.Timestamp != "2026-03-01T10:00:00.000Z" {
 		t.Errorf("status notification = %+v", n)
 	}
 
@@ -150,7 +150,7 @@ func TestCLIAutoresearchNotificationForms(t *testing.T) {
 	// message is left out when the CLI has none.
 	cli.write(`{"jsonrpc":"2.0","method":"autohand.autoresearch.start","params":{"active":true,"iteration":0,"runsLogged":0,"statusText":"idle","subcommand":"resume","message":"Resumed.","timestamp":"2026-03-01T10:00:01.000Z"}}`)
 	n = received(t, got).(*autohand.AutoresearchLifecycle)
-	if n.Subcommand != autohand.AutoresearchLifecycleSubcommandResume || n.Goal != nil || *n.Message != "Resumed." {
+	if n.Subcommand != autohand.AutoresearchLifecycleSubcommandResume || n.Goal != "" || n.Message != "Resumed." {
 		t.Errorf("start notification = %+v", n)
 	}
 }

@@ -198,8 +198,6 @@ func wantErr(t *testing.T, err error, target error) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestTimeoutsMatchIDL(t *testing.T) {
 	opts := autohand.Options()
 	want := map[string]time.Duration{

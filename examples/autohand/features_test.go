@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -20,7 +21,7 @@ func TestBrowserSkillsLearn(t *testing.T) {
 	if latest.Success {
 		t.Fatal("attached without a handoff")
 	}
-	h, err := s.agent.BrowserHandoffCreate(ctx, &autohand.BrowserHandoffCreateParams{ExtensionID: ptr("ext")})
+	h, err := s.agent.BrowserHandoffCreate(ctx, &autohand.BrowserHandoffCreateParams{ExtensionID: "ext"})
 	ok(t, err)
 	if h.SessionID != "session_1" || !strings.HasSuffix(h.URL, h.Token) || h.ExpiresAt <= h.CreatedAt {
 		t.Fatalf("handoff = %+v", h)
@@ -31,7 +32,7 @@ func TestBrowserSkillsLearn(t *testing.T) {
 	ok(t, err)
 	latest, err = s.agent.BrowserHandoffAttachLatest(ctx)
 	ok(t, err)
-	if !at.Success || *at.WorkspaceRoot != "/work/app" || bad.Success || !latest.Success {
+	if !at.Success || at.WorkspaceRoot != "/work/app" || bad.Success || !latest.Success {
 		t.Fatalf("attach = %+v, forged = %+v, latest = %+v", at, bad, latest)
 	}
 	_, err = s.agent.BrowserHandoffAttach(ctx, &autohand.BrowserHandoffAttachParams{})
@@ -42,7 +43,7 @@ func TestBrowserSkillsLearn(t *testing.T) {
 		t.Fatalf("capabilities = %+v", caps)
 	}
 
-	reg, err := s.agent.GetSkillsRegistry(ctx, &autohand.GetSkillsRegistryParams{ForceRefresh: ptr(true)})
+	reg, err := s.agent.GetSkillsRegistry(ctx, &autohand.GetSkillsRegistryParams{ForceRefresh: true})
 	ok(t, err)
 	if !reg.Success || len(reg.Skills) != 3 || len(reg.Categories) != 3 {
 		t.Fatalf("registry = %+v", reg)
@@ -50,26 +51,26 @@ func TestBrowserSkillsLearn(t *testing.T) {
 	from := s.mark()
 	in, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeProject})
 	ok(t, err)
-	if !in.Success || *in.Path != "/work/app/.autohand/skills/shell-runner" {
+	if !in.Success || in.Path != "/work/app/.autohand/skills/shell-runner" {
 		t.Fatalf("install = %+v", in)
 	}
 	warn := decode[autohand.LearnSecurityWarningParams](t, s.next(autohand.MethodLearnSecurityWarning, from))
 	done := decode[autohand.LearnInstallCompleteParams](t, s.next(autohand.MethodLearnInstallComplete, from))
-	if *warn.Skill != "shell-runner" || done.Skills[0] != "shell-runner" {
+	if warn.Skill != "shell-runner" || done.Skills[0] != "shell-runner" {
 		t.Fatalf("warning = %+v, complete = %+v", warn, done)
 	}
 	again, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeUser})
 	ok(t, err)
-	forced, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeUser, Force: ptr(true)})
+	forced, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeUser, Force: true})
 	ok(t, err)
 	missing, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "nope", Scope: autohand.SkillScopeUser})
 	ok(t, err)
-	if again.Success || !forced.Success || missing.Success || missing.Error == nil {
+	if again.Success || !forced.Success || missing.Success || missing.Error == "" {
 		t.Fatalf("again = %+v, forced = %+v, missing = %+v", again, forced, missing)
 	}
 
 	from = s.mark()
-	rec, err := s.agent.LearnRecommend(ctx, &autohand.LearnRecommendParams{Deep: ptr(true)})
+	rec, err := s.agent.LearnRecommend(ctx, &autohand.LearnRecommendParams{Deep: true})
 	ok(t, err)
 	if len(rec.Recommendations) != 2 || rec.ProjectSummary != "Project app" {
 		t.Fatalf("recommend = %+v", rec)
@@ -81,7 +82,7 @@ func TestBrowserSkillsLearn(t *testing.T) {
 	}
 	gen, err := s.agent.LearnGenerate(ctx, &autohand.LearnGenerateParams{Scope: autohand.SkillScopeProject})
 	ok(t, err)
-	if *gen.SkillName != "app-conventions" {
+	if gen.SkillName != "app-conventions" {
 		t.Fatalf("generate = %+v", gen)
 	}
 	var statuses []string
@@ -112,7 +113,7 @@ func TestMCP(t *testing.T) {
 	if len(changed.Tools) != 2 {
 		t.Fatalf("toolsChanged = %+v", changed)
 	}
-	tools, err := s.agent.McpListTools(ctx, &autohand.McpListToolsParams{ServerName: ptr("vscode")})
+	tools, err := s.agent.McpListTools(ctx, &autohand.McpListToolsParams{ServerName: "vscode"})
 	ok(t, err)
 	if len(tools.Tools) != 1 || tools.Tools[0].Name != "open_editors" {
 		t.Fatalf("vscode tools = %+v", tools)
@@ -128,7 +129,7 @@ func TestMCP(t *testing.T) {
 	}
 	_, err = s.agent.McpInvokeResponse(ctx, &autohand.McpInvokeResponseParams{RequestID: "mcp_99", Success: true})
 	wantErr(t, err, autohand.ErrExecution)
-	_, err = s.agent.McpInvokeResponse(ctx, &autohand.McpInvokeResponseParams{RequestID: inv.RequestID, Success: true, Result: ptr("main.go")})
+	_, err = s.agent.McpInvokeResponse(ctx, &autohand.McpInvokeResponseParams{RequestID: inv.RequestID, Success: true, Result: "main.go"})
 	ok(t, err)
 	me := decode[autohand.MessageEndParams](t, s.next(autohand.MethodMessageEnd, from))
 	if !strings.Contains(me.Content, "returned: main.go") {
@@ -138,7 +139,7 @@ func TestMCP(t *testing.T) {
 
 	cfgs, err := s.agent.McpGetServerConfigs(ctx)
 	ok(t, err)
-	if len(cfgs.Configs) != 1 || *cfgs.Configs[0].Command != "mcp-filesystem" {
+	if len(cfgs.Configs) != 1 || cfgs.Configs[0].Command != "mcp-filesystem" {
 		t.Fatalf("configs = %+v", cfgs)
 	}
 	tg, err := s.agent.McpToggleServer(ctx, &autohand.McpToggleServerParams{ServerName: "filesystem", Enabled: false})
@@ -169,14 +170,14 @@ func TestMCP(t *testing.T) {
 func TestAutomode(t *testing.T) {
 	s := start(t, jsonrpc.Options{})
 	ctx := s.ctx
-	st, err := s.agent.AutomodeStart(ctx, &autohand.AutomodeStartParams{Prompt: "Port the tests", CheckpointInterval: ptr(int64(2))})
+	st, err := s.agent.AutomodeStart(ctx, &autohand.AutomodeStartParams{Prompt: "Port the tests", CheckpointInterval: ptr.To(int64(2))})
 	ok(t, err)
 	notice := decode[autohand.AutomodeStartNotice](t, s.next(autohand.MethodAutomodeStart, 0))
 	done := decode[autohand.AutomodeCompleteParams](t, s.next(autohand.MethodAutomodeComplete, 0))
-	if notice.SessionID != *st.SessionID || notice.MaxIterations != 50 || notice.Prompt != "Port the tests" {
+	if notice.SessionID != st.SessionID || notice.MaxIterations != 50 || notice.Prompt != "Port the tests" {
 		t.Fatalf("start notification = %+v", notice)
 	}
-	if !st.Success || done.SessionID != *st.SessionID || done.Iterations != 3 {
+	if !st.Success || done.SessionID != st.SessionID || done.Iterations != 3 {
 		t.Fatalf("start = %+v, complete = %+v", st, done)
 	}
 	if n := len(s.all(autohand.MethodAutomodeIteration, 0)); n != 3 {
@@ -188,7 +189,7 @@ func TestAutomode(t *testing.T) {
 	if cp.Iteration != 2 || status.Active || status.State.Status != autohand.AutomodeStatusResultStateStatusCompleted || status.State.LastCheckpoint.Commit != cp.Commit {
 		t.Fatalf("checkpoint = %+v, status = %+v", cp, status)
 	}
-	log, err := s.agent.AutomodeGetLog(ctx, &autohand.AutomodeGetLogParams{Limit: ptr(int64(2))})
+	log, err := s.agent.AutomodeGetLog(ctx, &autohand.AutomodeGetLogParams{Limit: ptr.To(int64(2))})
 	ok(t, err)
 	if len(log.Iterations) != 2 || log.Iterations[1].Iteration != 3 || log.Iterations[0].Checkpoint == nil {
 		t.Fatalf("log = %+v", log)
@@ -225,7 +226,7 @@ func TestAutomode(t *testing.T) {
 	ok(t, err)
 	r2, err := slow.agent.AutomodeResume(ctx)
 	ok(t, err)
-	c, err := slow.agent.AutomodeCancel(ctx, &autohand.AutomodeCancelParams{Reason: ptr("changed my mind")})
+	c, err := slow.agent.AutomodeCancel(ctx, &autohand.AutomodeCancelParams{Reason: "changed my mind"})
 	ok(t, err)
 	status, err = slow.agent.AutomodeStatus(ctx)
 	ok(t, err)
@@ -243,9 +244,9 @@ func TestAutomode(t *testing.T) {
 func TestSetup(t *testing.T) {
 	s := start(t, jsonrpc.Options{})
 	ctx := s.ctx
-	res, err := s.agent.Setup(ctx, &autohand.SetupParams{QuickSetup: ptr(true), SkipWelcome: ptr(true)})
+	res, err := s.agent.Setup(ctx, &autohand.SetupParams{QuickSetup: true, SkipWelcome: true})
 	ok(t, err)
-	if !res.Success || strings.Join(res.SkippedSteps, ",") != "welcome,agents-file" || *res.AgentsFileCreated {
+	if !res.Success || strings.Join(res.SkippedSteps, ",") != "welcome,agents-file" || res.AgentsFileCreated {
 		t.Fatalf("setup = %+v", res)
 	}
 	s.next(autohand.MethodSetupStarted, 0)
@@ -253,7 +254,7 @@ func TestSetup(t *testing.T) {
 	if n := len(s.all(autohand.MethodSetupStepComplete, 0)); n != 2 || len(s.all(autohand.MethodSetupStepStart, 0)) != 2 {
 		t.Fatalf("%d steps completed", n)
 	}
-	if !sc.Success || *sc.Provider != "autohandai" {
+	if !sc.Success || sc.Provider != "autohandai" {
 		t.Fatalf("setup complete = %+v", sc)
 	}
 
@@ -263,7 +264,7 @@ func TestSetup(t *testing.T) {
 	s.next(autohand.MethodPermissionRequest, from)
 	res, err = s.agent.Setup(ctx, &autohand.SetupParams{})
 	ok(t, err)
-	if res.Success || res.Error == nil {
+	if res.Success || res.Error == "" {
 		t.Fatalf("setup during a turn = %+v", res)
 	}
 	s.next(autohand.MethodSetupError, from)

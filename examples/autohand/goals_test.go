@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -21,14 +22,14 @@ func TestGoals(t *testing.T) {
 	}
 	_, err = s.agent.GoalCreate(ctx, &autohand.GoalRequest{})
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
-	c, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "Ship v2", TokenBudget: ptr(int64(5000))})
+	c, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "Ship v2", TokenBudget: ptr.To(int64(5000))})
 	ok(t, err)
 	if !c.Ok || c.Started == nil || c.Goal.Value.Objective != "Ship v2" || *c.Telemetry.TokensRemaining != 5000 {
 		t.Fatalf("create = %+v", c)
 	}
 	c2, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "Write docs"})
 	ok(t, err)
-	q, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: ptr("Fix flakes")})
+	q, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: "Fix flakes"})
 	ok(t, err)
 	snap, err := s.agent.GoalQueue(ctx, &autohand.GoalQueueParams{})
 	ok(t, err)
@@ -43,7 +44,7 @@ func TestGoals(t *testing.T) {
 	if u.Goal.Value.TokenBudget != nil || *u.Goal.Value.TimeBudgetSeconds != 600 {
 		t.Fatalf("update = %+v", u.Goal)
 	}
-	u, err = s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Objective: ptr("Ship v2.1")})
+	u, err = s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Objective: "Ship v2.1"})
 	ok(t, err)
 	if *u.Goal.Value.TimeBudgetSeconds != 600 || u.Goal.Value.Objective != "Ship v2.1" {
 		t.Fatalf("update keeping budgets = %+v", u.Goal)
@@ -57,7 +58,7 @@ func TestGoals(t *testing.T) {
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
 	busy, err := s.agent.GoalStartQueued(ctx)
 	ok(t, err)
-	done, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Status: ptr(autohand.GoalStatusComplete)})
+	done, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Status: autohand.GoalStatusComplete})
 	ok(t, err)
 	if busy.Ok || done.Completed == nil || done.Completed.Objective != "Ship v2.1" || done.Goal.State != jsonrpc.Absent {
 		t.Fatalf("startQueued while active = %+v, complete = %+v", busy, done)
@@ -85,11 +86,11 @@ func TestGoals(t *testing.T) {
 	ok(t, err)
 	m, err := off.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "x"})
 	ok(t, err)
-	oq, err := off.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: ptr("x")})
+	oq, err := off.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: "x"})
 	ok(t, err)
 	tpl, err = off.agent.GoalListTemplates(ctx)
 	ok(t, err)
-	if g.GoalDisabled == nil || m.Ok || m.Message == nil || oq.GoalMutationResult == nil || oq.GoalMutationResult.Ok || tpl.GoalDisabled == nil || tpl.GoalTemplates != nil {
+	if g.GoalDisabled == nil || m.Ok || m.Message == "" || oq.GoalMutationResult == nil || oq.GoalMutationResult.Ok || tpl.GoalDisabled == nil || tpl.GoalTemplates != nil {
 		t.Fatalf("disabled: get = %+v, create = %+v, queue = %+v, templates = %+v", g, m, oq, tpl)
 	}
 }
@@ -103,21 +104,21 @@ func TestSkillsNamespace(t *testing.T) {
 	if len(found.Skills) != 1 || found.Skills[0].ID != "go-testing" {
 		t.Fatalf("search = %+v", found)
 	}
-	top, err := s.agent.SkillsTrending(ctx, &autohand.SkillsTrendingParams{Limit: ptr(int64(2))})
+	top, err := s.agent.SkillsTrending(ctx, &autohand.SkillsTrendingParams{Limit: ptr.To(int64(2))})
 	ok(t, err)
 	if len(top.Skills) != 2 || top.Skills[0].ID != "go-testing" || top.Skills[1].ID != "commit-messages" {
 		t.Fatalf("trending = %+v", top)
 	}
 	in, err := s.agent.SkillsInstall(ctx, &autohand.SkillInstall{SkillName: "go-testing", Scope: autohand.SkillScopeUser})
 	ok(t, err)
-	if !in.Success || !strings.HasPrefix(*in.Path, "~/.autohand/skills/") {
+	if !in.Success || !strings.HasPrefix(in.Path, "~/.autohand/skills/") {
 		t.Fatalf("install = %+v", in)
 	}
 	rm, err := s.agent.SkillsRemove(ctx, &autohand.SkillsRemoveParams{SkillName: "go-testing"})
 	ok(t, err)
 	again, err := s.agent.SkillsRemove(ctx, &autohand.SkillsRemoveParams{SkillName: "go-testing"})
 	ok(t, err)
-	if !rm.Success || again.Success || again.Error == nil {
+	if !rm.Success || again.Success || again.Error == "" {
 		t.Fatalf("remove = %+v, again = %+v", rm, again)
 	}
 }
@@ -130,17 +131,17 @@ func TestAutoresearch(t *testing.T) {
 	ok(t, err)
 	stop, err := s.agent.AutoresearchStop(ctx)
 	ok(t, err)
-	if *st.Active || st.State != nil || stop.Success {
+	if st.Active || st.State != nil || stop.Success {
 		t.Fatalf("idle status = %+v, stop = %+v", st, stop)
 	}
 	_, err = s.agent.AutoresearchStart(ctx, &autohand.AutoresearchStartParams{})
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
 	r, err := s.agent.AutoresearchStart(ctx, &autohand.AutoresearchStartParams{
-		Objective: "Faster template rendering", MaxIterations: ptr(int64(8)), Direction: ptr(autohand.OptimizationDirectionLower),
+		Objective: "Faster template rendering", MaxIterations: ptr.To(int64(8)), Direction: autohand.OptimizationDirectionLower,
 		Constraints: []autohand.Constraint{{MetricName: "errors", Operator: autohand.ConstraintOperatorAtMost, Threshold: 0}},
 	})
 	ok(t, err)
-	if !r.Success || !*r.Active || r.State.MaxIterations != 8 || len(r.Attempts) != 2 || r.ParetoAttemptIDs[0] != "att_2" {
+	if !r.Success || !r.Active || r.State.MaxIterations != 8 || len(r.Attempts) != 2 || r.ParetoAttemptIDs[0] != "att_2" {
 		t.Fatalf("start = %+v", r)
 	}
 	// Notifications named like requests, sent beside the generated API.
@@ -164,15 +165,15 @@ func TestAutoresearch(t *testing.T) {
 		t.Fatalf("history event = %+v", e)
 	}
 	from = s.mark()
-	rp, err := s.agent.AutoresearchReplay(ctx, &autohand.AutoresearchReplayParams{AttemptID: "att_2", Evaluator: ptr(autohand.EvaluatorModeCurrent)})
+	rp, err := s.agent.AutoresearchReplay(ctx, &autohand.AutoresearchReplayParams{AttemptID: "att_2", Evaluator: autohand.EvaluatorModeCurrent})
 	ok(t, err)
-	if !rp.Success || *rp.EvaluatorMode != autohand.EvaluatorModeCurrent || rp.Metrics["latency_ms"] == 0 || rp.Decision.Source != autohand.DecisionRecordSourceReplay {
+	if !rp.Success || rp.EvaluatorMode != autohand.EvaluatorModeCurrent || rp.Metrics["latency_ms"] == 0 || rp.Decision.Source != autohand.DecisionRecordSourceReplay {
 		t.Fatalf("replay = %+v", rp)
 	}
 	bad, err := s.agent.AutoresearchReplay(ctx, &autohand.AutoresearchReplayParams{AttemptID: "att_9"})
 	ok(t, err)
 	fail := decode[autohand.AutoresearchEventParams](t, s.count(autohand.MethodAutoresearchEvent, from, 4)[3])
-	if bad.Success || fail.Phase != autohand.AutoresearchEventParamsPhaseFailed || *fail.AttemptID != "att_9" {
+	if bad.Success || fail.Phase != autohand.AutoresearchEventParamsPhaseFailed || fail.AttemptID != "att_9" {
 		t.Fatalf("bad replay = %+v, event = %+v", bad, fail)
 	}
 	// Neither attemptId nor all: true, or an empty attemptId: -32602, as
@@ -215,7 +216,7 @@ func TestAutoresearch(t *testing.T) {
 	stop, err = s.agent.AutoresearchStop(ctx)
 	ok(t, err)
 	pause := decode[autohand.AutoresearchLifecycle](t, s.next(autohand.MethodAutoresearchPause, from))
-	if !stop.Success || *stop.Active || pause.Active || pause.Subcommand != autohand.AutoresearchLifecycleSubcommandStop || *pause.Goal != "Faster template rendering" {
+	if !stop.Success || stop.Active || pause.Active || pause.Subcommand != autohand.AutoresearchLifecycleSubcommandStop || pause.Goal != "Faster template rendering" {
 		t.Fatalf("stop = %+v, pause = %+v", stop, pause)
 	}
 }

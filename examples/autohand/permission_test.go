@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -46,7 +47,7 @@ func TestPermissionDeniedAndTimeouts(t *testing.T) {
 	if c := codes(unacked, from); len(c) != 2 || c[0] != autohand.CodeTimeout || c[1] != autohand.CodePermissionDenied {
 		t.Fatalf("error codes = %v", c)
 	}
-	if end.Success || *end.Error != "Permission denied" {
+	if end.Success || end.Error != "Permission denied" {
 		t.Fatalf("toolEnd = %+v", end)
 	}
 
@@ -61,7 +62,7 @@ func TestPermissionDeniedAndTimeouts(t *testing.T) {
 
 	// Denied by the user, with the older allowed flag.
 	from, end = turn(s, func(p *autohand.PermissionRequestParams) {
-		_, err := s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Allowed: ptr(false)})
+		_, err := s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Allowed: ptr.To(false)})
 		ok(t, err)
 	})
 	if c := codes(s, from); len(c) != 1 || c[0] != autohand.CodePermissionDenied || end.Success {
@@ -75,7 +76,7 @@ func TestPermissionDeniedAndTimeouts(t *testing.T) {
 	wantErr(t, err, autohand.ErrExecution)
 
 	// A yolo allowance skips the prompt; the batch is rejected.
-	y, err := s.agent.YoloSet(ctx, &autohand.YoloAllowance{Pattern: "write_*", TimeoutSeconds: ptr(int64(60))})
+	y, err := s.agent.YoloSet(ctx, &autohand.YoloAllowance{Pattern: "write_*", TimeoutSeconds: ptr.To(int64(60))})
 	ok(t, err)
 	if !y.Success || *y.ExpiresIn != 60 {
 		t.Fatalf("yoloSet = %+v", y)
@@ -132,8 +133,8 @@ func TestStopAfterStep(t *testing.T) {
 	_, err = s.agent.StepDecision(ctx, &autohand.StepDecisionParams{StepID: step.StepID, Stop: true})
 	ok(t, err)
 	end := decode[autohand.TurnEndParams](t, s.next(autohand.MethodTurnEnd, from))
-	if *end.Reason != autohand.TurnEndReasonStopCondition {
-		t.Fatalf("turnEnd reason = %s", *end.Reason)
+	if end.Reason != autohand.TurnEndReasonStopCondition {
+		t.Fatalf("turnEnd reason = %s", end.Reason)
 	}
 	if n := len(s.all(autohand.MethodPermissionRequest, from)); n != 0 {
 		t.Fatalf("%d permission requests in bypassPermissions mode", n)

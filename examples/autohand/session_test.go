@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -16,7 +17,7 @@ func runTurn(t *testing.T, s *session, msg string) {
 	_, err := s.agent.Prompt(s.ctx, &autohand.PromptParams{Message: msg})
 	ok(t, err)
 	p := decode[autohand.PermissionRequestParams](t, s.next(autohand.MethodPermissionRequest, from))
-	_, err = s.agent.PermissionResponse(s.ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Decision: ptr(autohand.PermissionDecisionAllowOnce)})
+	_, err = s.agent.PermissionResponse(s.ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Decision: autohand.PermissionDecisionAllowOnce})
 	ok(t, err)
 	b := decode[autohand.ChangesBatchEndParams](t, s.next(autohand.MethodChangesBatchEnd, from))
 	_, err = s.agent.ChangesDecision(s.ctx, &autohand.ChangesDecisionParams{BatchID: b.BatchID, Action: autohand.ChangesDecisionParamsActionAcceptAll})
@@ -47,27 +48,27 @@ func TestSessionHistory(t *testing.T) {
 		t.Fatalf("state after reset = %+v", st)
 	}
 
-	h, err := s.agent.GetHistory(ctx, &autohand.GetHistoryParams{Page: ptr(int64(1)), PageSize: ptr(int64(5))})
+	h, err := s.agent.GetHistory(ctx, &autohand.GetHistoryParams{Page: ptr.To(int64(1)), PageSize: ptr.To(int64(5))})
 	ok(t, err)
 	if h.TotalItems != 1 || h.TotalPages != 1 || len(h.Sessions) != 1 || h.Sessions[0].SessionID != "session_1" ||
 		h.Sessions[0].MessageCount != 3 || h.Sessions[0].Status != autohand.HistoryEntryStatusCompleted || h.Sessions[0].ProjectName != "app" {
 		t.Fatalf("history = %+v", h)
 	}
-	_, err = s.agent.GetHistory(ctx, &autohand.GetHistoryParams{Page: ptr(int64(0))})
+	_, err = s.agent.GetHistory(ctx, &autohand.GetHistoryParams{Page: ptr.To(int64(0))})
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
 	gs, err := s.agent.GetSession(ctx, &autohand.GetSessionParams{SessionID: "session_1"})
 	ok(t, err)
-	if !gs.Success || len(gs.Messages) != 3 || *gs.Summary != "First task" || gs.WorkspaceRoot != "/work/app" {
+	if !gs.Success || len(gs.Messages) != 3 || gs.Summary != "First task" || gs.WorkspaceRoot != "/work/app" {
 		t.Fatalf("getSession = %+v", gs)
 	}
 	gs, err = s.agent.GetSession(ctx, &autohand.GetSessionParams{SessionID: "nope"})
 	ok(t, err)
-	if gs.Success || gs.Error == nil {
+	if gs.Success || gs.Error == "" {
 		t.Fatalf("getSession of an unknown session = %+v", gs)
 	}
 	at, err := s.agent.SessionAttach(ctx, &autohand.SessionAttachParams{SessionID: "session_1"})
 	ok(t, err)
-	if !at.Success || *at.SessionID != "session_1" || *at.MessageCount != 3 {
+	if !at.Success || at.SessionID != "session_1" || *at.MessageCount != 3 {
 		t.Fatalf("attach = %+v", at)
 	}
 	msgs, err := s.agent.GetMessages(ctx, &autohand.GetMessagesParams{})
@@ -93,19 +94,19 @@ func TestSettings(t *testing.T) {
 	if !y.Success || y.ExpiresIn != nil {
 		t.Fatalf("yolo.set = %+v", y)
 	}
-	m, err := s.agent.ModelSet(ctx, &autohand.ModelSetParams{Model: ptr("moa")})
+	m, err := s.agent.ModelSet(ctx, &autohand.ModelSetParams{Model: "moa"})
 	ok(t, err)
 	st, err := s.agent.GetState(ctx)
 	ok(t, err)
-	if *m.CurrentModel != "moa" || st.Model != "moa" || *st.AuthenticatedUser.Email != "dev@example.com" {
+	if m.CurrentModel != "moa" || st.Model != "moa" || st.AuthenticatedUser.Email != "dev@example.com" {
 		t.Fatalf("modelSet = %+v, state = %+v", m, st)
 	}
 	m, err = s.agent.ModelSet(ctx, &autohand.ModelSetParams{})
 	ok(t, err)
-	if *m.CurrentModel != "fantail" {
-		t.Fatalf("default model = %s", *m.CurrentModel)
+	if m.CurrentModel != "fantail" {
+		t.Fatalf("default model = %s", m.CurrentModel)
 	}
-	mt, err := s.agent.MaxThinkingTokensSet(ctx, &autohand.MaxThinkingTokensSetParams{MaxThinkingTokens: ptr(int64(2048))})
+	mt, err := s.agent.MaxThinkingTokensSet(ctx, &autohand.MaxThinkingTokensSetParams{MaxThinkingTokens: ptr.To(int64(2048))})
 	ok(t, err)
 	if *mt.CurrentMaxThinkingTokens != 2048 {
 		t.Fatalf("maxThinkingTokensSet = %+v", mt)
@@ -148,7 +149,7 @@ func TestSettings(t *testing.T) {
 	}
 	cu, err := s.agent.GetContextUsage(ctx)
 	ok(t, err)
-	if cu.Total != cu.Messages+1200 || *cu.ContextWindow != 200000 || *cu.IsWarning {
+	if cu.Total != cu.Messages+1200 || *cu.ContextWindow != 200000 || cu.IsWarning {
 		t.Fatalf("context usage = %+v", cu)
 	}
 	rp, err := s.agent.ReloadPlugins(ctx)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -35,8 +36,8 @@ func TestTurn(t *testing.T) {
 			Files:     []string{"main.go", "/elsewhere/notes.md"},
 			Selection: &autohand.Selection{File: "main.go", StartLine: 1, EndLine: 1, Text: "package main"},
 		},
-		Images:        []autohand.ImageAttachment{{Data: "aGk=", MimeType: autohand.ImageMimeTypeImagePng, Filename: ptr("hi.png")}},
-		ThinkingLevel: ptr(autohand.ThinkingLevelNormal),
+		Images:        []autohand.ImageAttachment{{Data: "aGk=", MimeType: autohand.ImageMimeTypeImagePng, Filename: "hi.png"}},
+		ThinkingLevel: autohand.ThinkingLevelNormal,
 		StopWhen:      &autohand.PromptParamsStopWhen{},
 	})
 	ok(t, err)
@@ -63,7 +64,7 @@ func TestTurn(t *testing.T) {
 
 	// The tool asks for permission; the agent waits in waiting_permission.
 	perm := decode[autohand.PermissionRequestParams](t, s.next(autohand.MethodPermissionRequest, from))
-	if perm.Tool != "write_file" || perm.Context == nil || *perm.Context.Path != "hello.txt" || !slices.Contains(perm.Options, autohand.PermissionDecisionAllowOnce) {
+	if perm.Tool != "write_file" || perm.Context == nil || perm.Context.Path != "hello.txt" || !slices.Contains(perm.Options, autohand.PermissionDecisionAllowOnce) {
 		t.Fatalf("permission request = %+v", perm)
 	}
 	st, err = s.agent.GetState(ctx)
@@ -76,9 +77,9 @@ func TestTurn(t *testing.T) {
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
 	_, err = s.agent.PermissionAcknowledged(ctx, &autohand.PermissionAcknowledgedParams{RequestID: perm.RequestID})
 	ok(t, err)
-	_, err = s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: perm.RequestID, Decision: ptr(autohand.PermissionDecisionAllowOnce)})
+	_, err = s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: perm.RequestID, Decision: autohand.PermissionDecisionAllowOnce})
 	ok(t, err)
-	_, err = s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: perm.RequestID, Allowed: ptr(true)})
+	_, err = s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: perm.RequestID, Allowed: ptr.To(true)})
 	wantErr(t, err, autohand.ErrExecution) // already answered
 
 	// The change batch: apply the first change only.
@@ -123,7 +124,7 @@ func TestTurn(t *testing.T) {
 	}
 
 	end := decode[autohand.TurnEndParams](t, s.next(autohand.MethodTurnEnd, from))
-	if *end.Reason != autohand.TurnEndReasonCompleted || *end.TokensUsed == 0 || end.DurationMs == nil {
+	if end.Reason != autohand.TurnEndReasonCompleted || *end.TokensUsed == 0 || end.DurationMs == nil {
 		t.Fatalf("turnEnd = %+v", end)
 	}
 	want := []string{
@@ -140,7 +141,7 @@ func TestTurn(t *testing.T) {
 		text.WriteString(decode[autohand.MessageUpdateParams](t, ev).Delta)
 	}
 	msgEnd := decode[autohand.MessageEndParams](t, s.all(autohand.MethodMessageEnd, from)[0])
-	if msgEnd.Content != text.String() || len(msgEnd.ToolCalls) != 1 || msgEnd.Aborted != nil {
+	if msgEnd.Content != text.String() || len(msgEnd.ToolCalls) != 1 || msgEnd.Aborted {
 		t.Fatalf("messageEnd = %+v; streamed %q", msgEnd, text.String())
 	}
 	mod := decode[autohand.HookFileModifiedParams](t, s.all(autohand.MethodHookFileModified, from)[0])
@@ -148,7 +149,7 @@ func TestTurn(t *testing.T) {
 		t.Fatalf("fileModified = %+v", mod)
 	}
 	toolEnd := decode[autohand.ToolEndParams](t, s.all(autohand.MethodToolEnd, from)[0])
-	if !toolEnd.Success || *toolEnd.Output != "applied 1 of 2 changes" {
+	if !toolEnd.Success || toolEnd.Output != "applied 1 of 2 changes" {
 		t.Fatalf("toolEnd = %+v", toolEnd)
 	}
 
@@ -167,7 +168,7 @@ func TestTurn(t *testing.T) {
 		msgs.Messages[0].Content != "Add a greeting" || msgs.Messages[1].Content != msgEnd.Content || len(msgs.Messages[1].ToolCalls) != 1 {
 		t.Fatalf("messages = %+v", msgs.Messages)
 	}
-	last, err := s.agent.GetMessages(ctx, &autohand.GetMessagesParams{Limit: ptr(int64(1))})
+	last, err := s.agent.GetMessages(ctx, &autohand.GetMessagesParams{Limit: ptr.To(int64(1))})
 	ok(t, err)
 	if len(last.Messages) != 1 || last.Messages[0].Role != autohand.MessageRoleTool {
 		t.Fatalf("last message = %+v", last.Messages)
@@ -205,22 +206,22 @@ func TestAbortMidTurn(t *testing.T) {
 		t.Fatal("abort refused")
 	}
 	end := decode[autohand.TurnEndParams](t, s.next(autohand.MethodTurnEnd, 0))
-	if *end.Reason != autohand.TurnEndReasonAborted {
-		t.Fatalf("turnEnd reason = %s", *end.Reason)
+	if end.Reason != autohand.TurnEndReasonAborted {
+		t.Fatalf("turnEnd reason = %s", end.Reason)
 	}
 	e := decode[autohand.ErrorParams](t, s.next(autohand.MethodError, 0))
 	if autohand.CodeAborted != -32004 || e.Code != autohand.CodeAborted || !e.Recoverable {
 		t.Fatalf("error notification = %+v", e)
 	}
 	me := decode[autohand.MessageEndParams](t, s.next(autohand.MethodMessageEnd, 0))
-	if me.Aborted == nil || !*me.Aborted {
+	if !me.Aborted {
 		t.Fatalf("messageEnd = %+v", me)
 	}
 	te := decode[autohand.ToolEndParams](t, s.next(autohand.MethodToolEnd, 0))
 	if te.Success {
 		t.Fatalf("toolEnd = %+v", te)
 	}
-	_, err = s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: perm.RequestID, Allowed: ptr(true)})
+	_, err = s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: perm.RequestID, Allowed: ptr.To(true)})
 	wantErr(t, err, autohand.ErrAborted)
 	st, err := s.agent.GetState(ctx)
 	ok(t, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
 	"github.com/rpcgen/rpcgen/internal/exampletest"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -82,7 +83,7 @@ func TestExtension(t *testing.T) {
 	}
 
 	// Notifications.
-	mustNotify(t, ext.MessageOpened(ctx, &hermes.MessageOpenedParams{FilePath: ptr("/work/a01.hl7")}))
+	mustNotify(t, ext.MessageOpened(ctx, &hermes.MessageOpenedParams{FilePath: "/work/a01.hl7"}))
 	seen = logs.waitFor(t, seen, "message opened: /work/a01.hl7")
 	mustNotify(t, ext.MessageOpened(ctx, &hermes.MessageOpenedParams{IsNew: true}))
 	seen = logs.waitFor(t, seen, "message opened: new message")
@@ -98,7 +99,7 @@ func TestExtension(t *testing.T) {
 	// normaliseName reads, patches and tells the user.
 	run("hl7tools/normaliseName")
 	expectShown(t, rec, hermes.MessageKindInfo, "Patient name set to DOE^JANE.")
-	if want := []hermes.Patch{{Path: "PID.5.1", Value: ptr("DOE")}, {Path: "PID.5.2", Value: ptr("JANE")}}; !reflect.DeepEqual(rec.patches, want) {
+	if want := []hermes.Patch{{Path: "PID.5.1", Value: ptr.To("DOE")}, {Path: "PID.5.2", Value: ptr.To("JANE")}}; !reflect.DeepEqual(rec.patches, want) {
 		t.Fatalf("patches = %+v, want %+v", rec.patches, want)
 	}
 	for _, c := range []struct {
@@ -161,7 +162,7 @@ func TestExtension(t *testing.T) {
 	if got := expectShown(t, rec, hermes.MessageKindError, ""); !strings.Contains(got.Message, "-32004") {
 		t.Errorf("import of an invalid message showed %q", got.Message)
 	}
-	rec.script(func(r *recorder) { r.setErr, r.setRes = nil, &hermes.EditorSetMessageResult{Error: ptr("no MSH")} })
+	rec.script(func(r *recorder) { r.setErr, r.setRes = nil, &hermes.EditorSetMessageResult{Error: "no MSH"} })
 	run("hl7tools/import")
 	if got := expectShown(t, rec, hermes.MessageKindError, ""); !strings.Contains(got.Message, "no MSH") {
 		t.Errorf("refused import showed %q", got.Message)
@@ -182,7 +183,7 @@ func TestExtension(t *testing.T) {
 	seen = testPreview(t, ctx, rec, logs, ext, seen)
 
 	// shutdown: the extension answers, then exits once its stdin closes.
-	res, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: ptr(hermes.ShutdownReasonReload)})
+	res, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: hermes.ShutdownReasonReload})
 	if err != nil || !res.Success {
 		t.Fatalf("shutdown = %+v, %v", res, err)
 	}
@@ -212,7 +213,7 @@ func testPreview(t *testing.T, ctx context.Context, rec *recorder, logs *logSink
 		t.Fatalf("preview page:\n%s", page)
 	}
 	// message/changed with content updates the page.
-	mustNotify(t, ext.MessageChanged(ctx, &hermes.MessageChangedParams{Message: ptr(sample + "\rNK1|1|DOE^JOHN"), Format: ptr(hermes.MessageFormatHL7), HasFile: false}))
+	mustNotify(t, ext.MessageChanged(ctx, &hermes.MessageChangedParams{Message: sample + "\rNK1|1|DOE^JOHN", Format: hermes.MessageFormatHL7, HasFile: false}))
 	seen = logs.waitFor(t, seen, "message changed: 4 segments")
 	if page := get(t, url); !strings.Contains(page, "<th>NK1</th>") {
 		t.Fatalf("preview page after message/changed:\n%s", page)
@@ -262,7 +263,7 @@ func mustNotify(t *testing.T, err error) {
 func expectShown(t *testing.T, rec *recorder, kind hermes.MessageKind, text string) *hermes.UIShowMessageParams {
 	t.Helper()
 	p := rec.nextShown(t)
-	if p.Kind == nil || *p.Kind != kind || (text != "" && p.Message != text) {
+	if p.Kind == "" || p.Kind != kind || (text != "" && p.Message != text) {
 		t.Fatalf("shown %q (kind %v), want %q (kind %s)", p.Message, p.Kind, text, kind)
 	}
 	return p

@@ -169,8 +169,6 @@ func code(err error) int64 {
 	return 0
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // testdata writes a file into dir and returns its path.
 func testdata(t *testing.T, dir, name, content string) string {
 	t.Helper()

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
@@ -152,17 +153,17 @@ func (t *tour) run(ctx context.Context, h hermes.Host) {
 	got, err := h.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatJSON})
 	t.log("editor/getMessage json", got, err)
 	patches := []hermes.Patch{
-		{Path: "PID.5", Value: ptr("ROE^RICHARD^q")},
-		{Path: "PID.5[2]", Value: ptr("ALIAS")},
-		{Path: "PID.7", Value: ptr("19700101")},
-		{Path: "NK1.2.1", Value: ptr("ROE"), Create: ptr(true)},
-		{Path: "ZZZ.1", Value: ptr("x")},
+		{Path: "PID.5", Value: ptr.To("ROE^RICHARD^q")},
+		{Path: "PID.5[2]", Value: ptr.To("ALIAS")},
+		{Path: "PID.7", Value: ptr.To("19700101")},
+		{Path: "NK1.2.1", Value: ptr.To("ROE"), Create: true},
+		{Path: "ZZZ.1", Value: ptr.To("x")},
 	}
 	pr, err := h.EditorPatchMessage(ctx, &hermes.EditorPatchMessageParams{Patches: patches})
 	t.log("editor/patchMessage", pr, err)
-	pr, err = h.EditorPatchMessage(ctx, &hermes.EditorPatchMessageParams{Patches: []hermes.Patch{{Path: "PID..5", Value: ptr("x")}}})
+	pr, err = h.EditorPatchMessage(ctx, &hermes.EditorPatchMessageParams{Patches: []hermes.Patch{{Path: "PID..5", Value: ptr.To("x")}}})
 	t.log("editor/patchMessage", pr, err)
-	_, _ = h.EditorPatchMessage(ctx, &hermes.EditorPatchMessageParams{Patches: []hermes.Patch{{Path: "NK1.1", Value: ptr("1")}, {Path: "NK1.2.2", Value: ptr("JANE")}, {Path: "PV1", Remove: ptr(true)}}})
+	_, _ = h.EditorPatchMessage(ctx, &hermes.EditorPatchMessageParams{Patches: []hermes.Patch{{Path: "NK1.1", Value: ptr.To("1")}, {Path: "NK1.2.2", Value: ptr.To("JANE")}, {Path: "PV1", Remove: true}}})
 	if got != nil {
 		current, _ := h.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatJSON})
 		sr, err := h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: current.Message, Format: hermes.MessageFormatJSON})

@@ -69,7 +69,7 @@ func (r *recorder) EditorGetMessage(_ context.Context, p *hermes.EditorGetMessag
 	if r.getErr != nil {
 		return nil, r.getErr
 	}
-	return &hermes.EditorGetMessageResult{Message: r.message, HasFile: true, FilePath: ptr("/work/a01.hl7")}, nil
+	return &hermes.EditorGetMessageResult{Message: r.message, HasFile: true, FilePath: "/work/a01.hl7"}, nil
 }
 
 func (r *recorder) EditorPatchMessage(_ context.Context, p *hermes.EditorPatchMessageParams) (*hermes.EditorPatchMessageResult, error) {

@@ -59,7 +59,7 @@ func TestShutdownTimeout(t *testing.T) {
 	if _, err := ext.Initialize(initCtx, &hermes.InitializeParams{}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	_, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: ptr(hermes.ShutdownReasonClosing)})
+	_, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: hermes.ShutdownReasonClosing})
 	var te *jsonrpc.TimeoutError
 	if !errors.As(err, &te) || te.Method != hermes.MethodShutdown || !errors.Is(err, jsonrpc.ErrTimeout) {
 		t.Fatalf("shutdown: got %v, want a timeout", err)

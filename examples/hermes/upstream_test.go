@@ -90,7 +90,7 @@ func TestRealExtensionSeesItsEdit(t *testing.T) {
 	}
 	p := changed.Params
 	want := strings.Replace(upstreamMessage, "DOE^JANE", "TEST^JANE", 1)
-	if p.Message == nil || *p.Message != want || p.Format == nil || *p.Format != hermes.MessageFormatHL7 || !p.HasFile || p.FilePath == nil {
+	if p.Message == "" || p.Message != want || p.Format == "" || p.Format != hermes.MessageFormatHL7 || !p.HasFile || p.FilePath == "" {
 		t.Errorf("message/changed params = %+v, want the edited message in hl7 and its file", p)
 	}
 	if got := findReceived(t, log, `"id":5,`); !strings.Contains(got, `"result":{"success":true,"patchesApplied":1}`) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -41,7 +42,7 @@ func TestSampling(t *testing.T) {
 		asked = p
 		// Report progress under the server's token; the server relays it.
 		msg := "thinking"
-		if err := server(ctx).Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *p.Meta.ProgressToken, Progress: 1, Message: &msg}); err != nil {
+		if err := server(ctx).Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: 1, Message: msg}); err != nil {
 			return nil, err
 		}
 		// Answer only once the relayed progress is back: a response is
@@ -55,7 +56,7 @@ func TestSampling(t *testing.T) {
 			relayed <- nil
 		}
 		text := mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: "Paris"})
-		return ptr(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{
+		return ptr.To(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{
 			Role: mcp.RoleAssistant, Model: "test-model", Content: mcp.NewSamplingContent([]mcp.SamplingMessageContentBlock{text}),
 		})), nil
 	}
@@ -71,7 +72,7 @@ func TestSampling(t *testing.T) {
 	if p == nil {
 		t.Fatal("timed out waiting for relayed progress")
 	}
-	if p.ProgressToken.Integer == nil || *p.ProgressToken.Integer != 9 || p.Message == nil || *p.Message != "thinking" {
+	if p.ProgressToken.Integer == nil || *p.ProgressToken.Integer != 9 || p.Message == "" || p.Message != "thinking" {
 		t.Errorf("relayed progress %+v", p)
 	}
 
@@ -128,7 +129,7 @@ func TestElicitation(t *testing.T) {
 	if form == nil || form.Message != "Meaning of life?" {
 		t.Fatalf("form %+v", form)
 	}
-	if answer := form.RequestedSchema.Properties["answer"].StringSchema; answer == nil || answer.Default == nil || *answer.Default != "yes" {
+	if answer := form.RequestedSchema.Properties["answer"].StringSchema; answer == nil || answer.Default == "" || answer.Default != "yes" {
 		t.Errorf("answer property %+v, want a string schema defaulting to yes", form.RequestedSchema.Properties["answer"])
 	}
 	if confident := form.RequestedSchema.Properties["confident"].BooleanSchema; confident == nil || confident.Default == nil || !*confident.Default {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
@@ -51,7 +52,7 @@ func TestRootsListChangedIsCoalesced(t *testing.T) {
 	t.Cleanup(func() { close(hc.release); conn.Close() })
 	ctx := bounded(t)
 	if _, err := srv.Initialize(ctx, &mcp.InitializeRequestParams{ProtocolVersion: "2025-11-25",
-		Capabilities: mcp.ClientCapabilities{Roots: &mcp.ListChangedCapability{ListChanged: ptr(true)}},
+		Capabilities: mcp.ClientCapabilities{Roots: &mcp.ListChangedCapability{ListChanged: true}},
 		ClientInfo:   mcp.Implementation{Name: "e2e", Version: "1.0.0"}}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
@@ -91,8 +92,8 @@ func TestNotesAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tl := range tools.Tools {
-		if tl.Name == "add_note" && !strings.Contains(deref(tl.Description), "at most 3 notes of at most 100 bytes") {
-			t.Errorf("add_note's description does not state its bounds: %q", deref(tl.Description))
+		if tl.Name == "add_note" && !strings.Contains(tl.Description, "at most 3 notes of at most 100 bytes") {
+			t.Errorf("add_note's description does not state its bounds: %q", tl.Description)
 		}
 	}
 	if res := s.call(t, "add_note", map[string]any{"text": strings.Repeat("x", 101)}); !isError(res) ||
@@ -133,7 +134,7 @@ func TestTasksPerSessionAreCapped(t *testing.T) {
 	ctx := bounded(t)
 	startTask := func() (*mcp.CallToolResponse, error) {
 		return s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow",
-			Arguments: rawArgs(map[string]any{"steps": 10000, "delayMs": 1000}), Task: &mcp.TaskMetadata{TTL: ptr(int64(86400000))}})
+			Arguments: rawArgs(map[string]any{"steps": 10000, "delayMs": 1000}), Task: &mcp.TaskMetadata{TTL: ptr.To(int64(86400000))}})
 	}
 	var first mcp.Task
 	for i := range 64 {
@@ -164,7 +165,7 @@ func TestTasksPerSessionAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := len(list.Tasks)
-	for list.NextCursor != nil {
+	for list.NextCursor != "" {
 		if list, err = s.srv.ListTasks(ctx, &mcp.PaginatedRequestParams{Cursor: list.NextCursor}); err != nil {
 			t.Fatal(err)
 		}
@@ -249,12 +250,4 @@ func TestErrorsTruncateClientValues(t *testing.T) {
 	if code(err) != jsonrpc.CodeInvalidParams || len(err.Error()) > 2*jsonrpc.MaxEchoBytes {
 		t.Errorf("an unknown prompt of 1 MiB: %d bytes of error, code %d", len(err.Error()), code(err))
 	}
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p != nil {
-		zero = *p
-	}
-	return zero
 }

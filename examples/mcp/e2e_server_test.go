@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -30,7 +31,7 @@ func TestVersionNegotiation(t *testing.T) {
 			t.Errorf("asked %s, answered %s; want %s", tc.asked, res.ProtocolVersion, tc.answered)
 		}
 		if res.ServerInfo.Name != "rpcgen-mcp-example" || res.Capabilities.Tools == nil || res.Capabilities.Resources == nil ||
-			res.Capabilities.Resources.Subscribe == nil || !*res.Capabilities.Resources.Subscribe || res.Capabilities.Tasks == nil {
+			!res.Capabilities.Resources.Subscribe || res.Capabilities.Tasks == nil {
 			t.Errorf("unexpected initialize result %+v", res)
 		}
 	}
@@ -52,7 +53,7 @@ func TestTools(t *testing.T) {
 	s := start(t, "-page-size", "4")
 	ctx := bounded(t)
 	var names []string
-	var cursor *mcp.Cursor
+	var cursor mcp.Cursor
 	for pages := 0; ; pages++ {
 		if pages > 10 {
 			t.Fatal("tools/list does not end")
@@ -67,7 +68,7 @@ func TestTools(t *testing.T) {
 		for _, tool := range res.Tools {
 			names = append(names, tool.Name)
 		}
-		if cursor = res.NextCursor; cursor == nil {
+		if cursor = res.NextCursor; cursor == "" {
 			break
 		}
 	}
@@ -80,7 +81,7 @@ func TestTools(t *testing.T) {
 		t.Error("shout is listed before the extras are on")
 	}
 	bad := mcp.Cursor("nonsense")
-	if _, err := s.srv.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: &bad}); code(err) != jsonrpc.CodeInvalidParams {
+	if _, err := s.srv.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: bad}); code(err) != jsonrpc.CodeInvalidParams {
 		t.Errorf("invalid cursor: err = %v; want -32602", err)
 	}
 
@@ -138,7 +139,7 @@ func TestResources(t *testing.T) {
 	s := start(t)
 	ctx := bounded(t)
 	list, err := s.srv.ListResources(ctx, &mcp.PaginatedRequestParams{})
-	if err != nil || len(list.Resources) != 3 || list.NextCursor != nil {
+	if err != nil || len(list.Resources) != 3 || list.NextCursor != "" {
 		t.Fatalf("resources/list = %+v, %v", list, err)
 	}
 	templates, err := s.srv.ListResourceTemplates(ctx, &mcp.PaginatedRequestParams{})
@@ -263,13 +264,13 @@ func TestCompletionCoversEveryPrompt(t *testing.T) {
 	ctx := bounded(t)
 	s.call(t, "toggle_extras", nil)
 	var prompts []mcp.Prompt
-	for cursor := (*mcp.Cursor)(nil); ; {
+	for cursor := mcp.Cursor(""); ; {
 		page, err := s.srv.ListPrompts(ctx, &mcp.PaginatedRequestParams{Cursor: cursor})
 		if err != nil {
 			t.Fatalf("prompts/list: %v", err)
 		}
 		prompts = append(prompts, page.Prompts...)
-		if cursor = page.NextCursor; cursor == nil {
+		if cursor = page.NextCursor; cursor == "" {
 			break
 		}
 	}
@@ -333,7 +334,7 @@ func TestLogging(t *testing.T) {
 	s.call(t, "log", map[string]any{"level": "info", "message": "quiet"})
 	s.call(t, "log", map[string]any{"level": "error", "message": "loud"})
 	msg := recv(t, s.c.logs, "a log message")
-	if logText(t, msg) != "loud" || msg.Level != mcp.LoggingLevelError || msg.Logger == nil || *msg.Logger != "log-tool" {
+	if logText(t, msg) != "loud" || msg.Level != mcp.LoggingLevelError || msg.Logger != "log-tool" {
 		t.Fatalf("first message %+v (%s); the info one must be filtered out", msg, msg.Data)
 	}
 	err := s.conn.Call(ctx, mcp.MethodSetLevel, map[string]string{"level": "verbose"}, nil)
@@ -348,7 +349,7 @@ func TestTasks(t *testing.T) {
 	startTask := func(steps, delay int) mcp.Task {
 		t.Helper()
 		resp, err := s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow",
-			Arguments: rawArgs(map[string]any{"steps": steps, "delayMs": delay}), Task: &mcp.TaskMetadata{TTL: ptr(int64(60000))}})
+			Arguments: rawArgs(map[string]any{"steps": steps, "delayMs": delay}), Task: &mcp.TaskMetadata{TTL: ptr.To(int64(60000))}})
 		if err != nil || resp.CreateTaskResult == nil {
 			t.Fatalf("tools/call as a task = %+v, %v", resp, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 )
 
 // The input_required rule of MCP tasks (2025-11-25): a task that needs its
@@ -39,11 +40,11 @@ func TestTaskInputRequired(t *testing.T) {
 			}
 			s.c.sampling = func(_ context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
 				asked <- p.Meta
-				return ptr(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "test-model",
+				return ptr.To(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "test-model",
 					Content: mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: "Paris"}))})), nil
 			}
 			resp, err := s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: tc.tool, Arguments: rawArgs(tc.args),
-				Task: &mcp.TaskMetadata{TTL: ptr(int64(60000))}})
+				Task: &mcp.TaskMetadata{TTL: ptr.To(int64(60000))}})
 			if err != nil || resp.CreateTaskResult == nil {
 				t.Fatalf("tools/call %s as a task = %+v, %v", tc.tool, resp, err)
 			}
@@ -104,7 +105,7 @@ func TestServerFetchesInputRequiredTask(t *testing.T) {
 		if p.Task == nil {
 			t.Error("the sampling request is not task-augmented")
 		}
-		return ptr(mcp.NewCreateMessageResponse(mcp.CreateTaskResult{Task: task})), nil
+		return ptr.To(mcp.NewCreateMessageResponse(mcp.CreateTaskResult{Task: task})), nil
 	}
 	var polled atomic.Int32
 	s.c.getTask = func(p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
@@ -142,7 +143,7 @@ func TestTaskInputSurvivesCancelledResult(t *testing.T) {
 			<-hctx.Done() // the server withdraws the request with its tasks/result
 			return nil, hctx.Err()
 		}
-		return ptr(mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionAccept,
+		return ptr.To(mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionAccept,
 			Content: map[string]mcp.ElicitValue{"answer": mcp.NewElicitValue("second"), "confident": mcp.NewElicitValue(true)}})), nil
 	}
 	resp, err := s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: "ask", Arguments: rawArgs(map[string]any{"question": "?"}),

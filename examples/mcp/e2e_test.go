@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/internal/exampletest"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
@@ -68,7 +69,7 @@ func (c *testClient) Ping(context.Context, *mcp.RequestParams) (*mcp.EmptyResult
 
 func (c *testClient) ListRoots(context.Context, *mcp.RequestParams) (*mcp.ListRootsResult, error) {
 	c.rootsAsked <- struct{}{}
-	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///work/project", Name: ptr("project")}}}, nil
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///work/project", Name: "project"}}}, nil
 }
 
 func (c *testClient) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
@@ -82,7 +83,7 @@ func (c *testClient) Elicit(ctx context.Context, p *mcp.ElicitRequestParams) (*m
 	if c.elicitCtx != nil {
 		return c.elicitCtx(ctx, p)
 	}
-	return ptr(mcp.NewElicitResponse(c.elicit(p))), nil
+	return ptr.To(mcp.NewElicitResponse(c.elicit(p))), nil
 }
 
 func (c *testClient) GetTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
@@ -169,7 +170,7 @@ func spawn(t *testing.T, opts jsonrpc.Options, args ...string) *session {
 // testCaps are the capabilities the test client declares.
 func testCaps() mcp.ClientCapabilities {
 	return mcp.ClientCapabilities{
-		Roots:       &mcp.ListChangedCapability{ListChanged: ptr(true)},
+		Roots:       &mcp.ListChangedCapability{ListChanged: true},
 		Sampling:    &mcp.SamplingCapability{},
 		Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}, URL: &mcp.Capability{}},
 	}
@@ -222,7 +223,7 @@ func (s *session) call(t *testing.T, name string, args map[string]any) *mcp.Call
 func (s *session) callErr(ctx context.Context, name string, args map[string]any, token *mcp.ProgressToken) (*mcp.CallToolResult, error) {
 	p := &mcp.CallToolRequestParams{Name: name, Arguments: rawArgs(args)}
 	if token != nil {
-		p.Meta = &mcp.RequestMeta{ProgressToken: token}
+		p.Meta = &mcp.RequestMeta{ProgressToken: *token}
 	}
 	resp, err := s.srv.CallTool(ctx, p)
 	if err != nil {
@@ -257,7 +258,7 @@ func textOf(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-func isError(res *mcp.CallToolResult) bool { return res.IsError != nil && *res.IsError }
+func isError(res *mcp.CallToolResult) bool { return res.IsError }
 
 // code returns the JSON-RPC error code of err, or 0.
 func code(err error) int64 {
@@ -304,5 +305,3 @@ func (s *session) flush(t *testing.T) {
 		}
 	}
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -77,7 +78,7 @@ func (e *elicitRecorder) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (
 	}
 	e.params = p
 	e.got <- b
-	return ptr(mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionDecline})), nil
+	return ptr.To(mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionDecline})), nil
 }
 
 // TestElicitationParamsOnTheWire replays elicitation/create requests through

@@ -49,7 +49,7 @@ func TestUpstreamManifest(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Name != "reginald-go" || *m.Domain != "go" || m.Executable != "reginald-go" || len(m.Config) != 2 || m.Config[0].Flag == nil {
+	if m.Name != "reginald-go" || m.Domain != "go" || m.Executable != "reginald-go" || len(m.Config) != 2 || m.Config[0].Flag == nil {
 		t.Fatalf("manifest %+v", m)
 	}
 	if len(m.Tasks) != 1 || len(m.Tasks[0].Config) != 1 || m.Tasks[0].Config[0].UnionValue == nil {

@@ -40,7 +40,7 @@ func TestNothingButHelloBeforeHello(t *testing.T) {
 	_, err := rt.Ping(ctx)
 	e := wantCode(t, err, jsonrpc.ErrInvalidRequest)
 	var data supex.ErrorData
-	if json.Unmarshal(e.Data, &data); data.Hint == nil || !strings.Contains(*data.Hint, "hello") {
+	if json.Unmarshal(e.Data, &data); data.Hint == "" || !strings.Contains(data.Hint, "hello") {
 		t.Errorf("-32600 data %s: want a hint naming hello", e.Data)
 	}
 	_, err = rt.ResourcesList(ctx)

@@ -159,10 +159,10 @@ func dial(t *testing.T, addr string, opts jsonrpc.Options) (*jsonrpc.Conn, supex
 func helloParams(token, workspace string) *supex.HelloParams {
 	p := &supex.HelloParams{Name: "supex-e2e", Version: "0.2.0", Agent: "go-test", Pid: int64(os.Getpid())}
 	if token != "" {
-		p.Token = &token
+		p.Token = token
 	}
 	if workspace != "" {
-		p.Workspace = &workspace
+		p.Workspace = workspace
 	}
 	return p
 }

@@ -29,11 +29,11 @@ func TestModelTools(t *testing.T) {
 		t.Errorf("get_model_info = %+v, want %+v", info, want)
 	}
 	var all, groups, sel supex.EntityList
-	if err := call(t, rt, supex.ToolNameListEntities, nil, &all); err != nil || all.Count != 7 || *all.EntityType != supex.EntityFilterAll {
+	if err := call(t, rt, supex.ToolNameListEntities, nil, &all); err != nil || all.Count != 7 || all.EntityType != supex.EntityFilterAll {
 		t.Errorf("list_entities = %+v, %v", all, err)
 	}
 	if err := call(t, rt, supex.ToolNameListEntities, map[string]any{"entity_type": "groups"}, &groups); err != nil ||
-		groups.Count != 1 || *groups.Entities[0].Name != "Box" || *groups.Entities[0].Layer != "Layer0" {
+		groups.Count != 1 || groups.Entities[0].Name != "Box" || groups.Entities[0].Layer != "Layer0" {
 		t.Errorf("list_entities groups = %+v, %v", groups, err)
 	}
 	err := call(t, rt, supex.ToolNameListEntities, map[string]any{"entity_type": "walls"}, nil)
@@ -120,7 +120,7 @@ func TestFileTools(t *testing.T) {
 	}
 	var missing supex.ToolResult
 	if err := call(t, rt, supex.ToolNameOpenModel, map[string]any{"path": filepath.Join(ws, "none.skp")}, &missing); err != nil ||
-		missing.Success || !strings.Contains(*missing.Error, "not found") {
+		missing.Success || !strings.Contains(missing.Error, "not found") {
 		t.Errorf("open_model of a missing file = %+v, %v", missing, err)
 	}
 
@@ -140,10 +140,10 @@ func TestFileTools(t *testing.T) {
 	if err := call(t, rt, supex.ToolNameTakeBatchScreenshots, args, &batch); err != nil {
 		t.Fatal(err)
 	}
-	if batch.Success || batch.TotalShots != 4 || batch.Successful != 3 || batch.Failed != 1 || batch.Results[3].Error == nil {
+	if batch.Success || batch.TotalShots != 4 || batch.Successful != 3 || batch.Failed != 1 || batch.Results[3].Error == "" {
 		t.Fatalf("take_batch_screenshots = %+v", batch)
 	}
-	wantFile(t, *batch.Results[0].FilePath, filepath.Join(ws, "shots"), "\x89PNG")
+	wantFile(t, batch.Results[0].FilePath, filepath.Join(ws, "shots"), "\x89PNG")
 	for format, magic := range map[string]string{"skp": "{", "obj": "o entity_1001", "stl": "solid supex", "png": "\x89PNG", "jpg": "\xff\xd8"} {
 		var exp supex.ExportResult
 		if err := call(t, rt, supex.ToolNameExportScene, map[string]any{"format": format, "width": 16, "height": 16}, &exp); err != nil {

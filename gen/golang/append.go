@@ -50,6 +50,10 @@ func (g *generator) appendMember(fl *idl.Field) ([]jen.Code, bool) {
 		text = jen.Id("`," + string(key) + ":`") // a raw string reads as the JSON it writes
 	}
 	name := jen.Id("b").Op("=").Append(jen.Id("b"), text.Op("..."))
+	if g.plain(fl) {
+		value, errs := g.appendValue(fl.Type, x.Clone(), x.Clone())
+		return []jen.Code{jen.If(nonZero(fl.Type, x.Clone())).Block(name, value)}, errs
+	}
 	if threeState(fl.Type, fl.Optional) {
 		null := jen.Lit("," + string(key) + ":null")
 		if !strings.Contains(string(key), "`") {

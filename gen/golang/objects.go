@@ -41,6 +41,8 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 			// omitzero leaves out only a nil list or map: an empty one
 			// that was received is sent back, not dropped.
 			tag += ",omitzero"
+		case fl.Optional && k == idl.KindUnion && g.plain(fl):
+			tag += ",omitzero" // a union holding no variant, by its IsZero
 		case fl.Optional:
 			tag += ",omitempty"
 		}
@@ -51,7 +53,7 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 			}
 			field.Add(c.code())
 		}
-		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, fl.Optional)).Tag(map[string]string{"json": tag}))
+		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, g.held(fl))).Tag(map[string]string{"json": tag}))
 	}
 	if add := def.Type.Additional; add != nil {
 		field := jen.Comment(extraField + " holds the members not declared above, in the order received.").Line()
@@ -181,11 +183,15 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	var cases []jen.Code
 	var checks []jen.Code
 	for _, fl := range fields {
-		decode := g.decodeInto(fl.Type, fl.Optional, jen.Id("value"), jen.Id("v").Dot(fl.GoName))
-		var stmts []jen.Code
-		if !fl.Optional {
+		decode := g.decodeInto(fl.Type, g.held(fl), jen.Id("value"), jen.Id("v").Dot(fl.GoName))
+		stmts := g.nullIsAbsent(fl)
+		if !fl.Optional || g.plain(fl) && fl.Type.Const != nil {
+			// A plain member that must hold its constant when present:
+			// its zero value does not tell whether it was sent.
 			has = append(has, jen.Id(fl.GoName))
 			stmts = append(stmts, jen.Id("has").Dot(fl.GoName).Op("=").True())
+		}
+		if !fl.Optional {
 			checks = append(checks, jen.Case(jen.Op("!").Id("has").Dot(fl.GoName)).Block(
 				jen.Return(impl("MissingField").Call(jen.Lit(fl.Name))),
 			))
@@ -203,7 +209,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 			cond := jen.Id("v").Dot(fl.GoName).Op("!=").Add(lit)
 			if threeState(fl.Type, fl.Optional) {
 				cond = jen.Id("v").Dot(fl.GoName).Dot("State").Op("==").Qual(jsonrpcPkg, "Present").Op("&&").Id("v").Dot(fl.GoName).Dot("Value").Op("!=").Add(lit)
-			} else if pointer(fl.Type, fl.Optional) {
+			} else if g.plain(fl) {
+				cond = jen.Id("has").Dot(fl.GoName).Op("&&").Id("v").Dot(fl.GoName).Op("!=").Add(lit)
+			} else if pointer(fl.Type, g.held(fl)) {
 				cond = jen.Id("v").Dot(fl.GoName).Op("!=").Nil().Op("&&").Op("*").Id("v").Dot(fl.GoName).Op("!=").Add(lit)
 			}
 			checks = append(checks, jen.Case(cond).Block(jen.Return(impl("AtField").Call(

@@ -19,7 +19,7 @@ func (g *generator) tuple(f *file, def *idl.TypeDef) {
 	if sameItems(t) {
 		f.add(c.code().Type().Id(def.GoName).Index(jen.Lit(n)).Add(goType(t.Items[0], false)))
 		g.decodeItems(f, def, n, n, func(i jen.Code) []jen.Code {
-			return []jen.Code{jen.Return(g.itemDecode(t.Items[0], false, jen.Id("v").Index(i)))}
+			return []jen.Code{jen.Return(g.itemDecode(t.Items[0], false, false, jen.Id("v").Index(i)))}
 		})
 		return
 	}
@@ -42,7 +42,7 @@ func (g *generator) tuple(f *file, def *idl.TypeDef) {
 	g.decodeItems(f, def, n, n, func(jen.Code) []jen.Code {
 		var cases []jen.Code
 		for i, it := range t.Items {
-			cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(g.itemDecode(it, false, jen.Id("v").Dot(fmt.Sprintf("V%d", i))))))
+			cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(g.itemDecode(it, false, false, jen.Id("v").Dot(fmt.Sprintf("V%d", i))))))
 		}
 		return []jen.Code{jen.Switch(jen.Id("i")).Block(cases...), jen.Return(jen.Nil())}
 	})
@@ -78,7 +78,7 @@ func (g *generator) positional(f *file, def *idl.TypeDef) error {
 	if required < len(fields) {
 		var cases []jen.Code
 		for i := len(fields) - 1; i >= required; i-- {
-			cases = append(cases, jen.Case(present(fields[i])).Block(jen.Id("n").Op("=").Lit(i+1)))
+			cases = append(cases, jen.Case(g.present(fields[i])).Block(jen.Id("n").Op("=").Lit(i+1)))
 		}
 		body = append(body, jen.Id("n").Op(":=").Lit(required), jen.Switch().Block(cases...))
 	}
@@ -88,7 +88,12 @@ func (g *generator) positional(f *file, def *idl.TypeDef) error {
 		if i > 0 {
 			stmts = append(stmts, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))
 		}
-		value, errs := g.appendItem(fl.Type, fl.Optional, jen.Id("x").Dot(fl.GoName))
+		value, errs := g.appendItem(fl.Type, g.held(fl), jen.Id("x").Dot(fl.GoName))
+		if g.plain(fl) { // null stands for an absent member followed by a present one
+			value = []jen.Code{jen.If(nonZero(fl.Type, jen.Id("x").Dot(fl.GoName))).Block(value...).Else().Block(
+				jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit("null").Op("...")),
+			)}
+		}
 		stmts = append(stmts, value...)
 		usesErr = usesErr || errs
 		if fl.Optional {
@@ -100,7 +105,8 @@ func (g *generator) positional(f *file, def *idl.TypeDef) error {
 	g.decodeItems(f, def, required, len(fields), func(jen.Code) []jen.Code {
 		var cases []jen.Code
 		for i, fl := range fields {
-			cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(g.itemDecode(fl.Type, fl.Optional, jen.Id("v").Dot(fl.GoName)))))
+			decode := append(g.nullIsAbsent(fl), jen.Return(g.itemDecode(fl.Type, fl.Optional, g.held(fl), jen.Id("v").Dot(fl.GoName))))
+			cases = append(cases, jen.Case(jen.Lit(i)).Block(decode...))
 		}
 		return []jen.Code{jen.Switch(jen.Id("i")).Block(cases...), jen.Return(jen.Nil())}
 	})
@@ -108,9 +114,11 @@ func (g *generator) positional(f *file, def *idl.TypeDef) error {
 }
 
 // present returns the condition that an optional field of x is present.
-func present(fl *idl.Field) jen.Code {
+func (g *generator) present(fl *idl.Field) jen.Code {
 	x := jen.Id("x").Dot(fl.GoName)
 	switch {
+	case g.plain(fl):
+		return nonZero(fl.Type, x)
 	case threeState(fl.Type, true):
 		return x.Dot("State").Op("!=").Qual(jsonrpcPkg, "Absent")
 	case kindOf(fl.Type) == idl.KindAny:
@@ -158,9 +166,10 @@ func (g *generator) decodeItems(f *file, def *idl.TypeDef, min, max int, item fu
 }
 
 // itemDecode returns the expression decoding value into target, an item
-// of type t; a required item that is not nullable must not be null.
-func (g *generator) itemDecode(t *idl.Type, optional bool, target *jen.Statement) jen.Code {
-	decode := g.decodeInto(t, optional, jen.Id("value"), target)
+// of type t held as goType(t, held); a required item that is not nullable
+// must not be null.
+func (g *generator) itemDecode(t *idl.Type, optional, held bool, target *jen.Statement) jen.Code {
+	decode := g.decodeInto(t, held, jen.Id("value"), target)
 	if !optional && !nullable(t) && kindOf(t) != idl.KindAny {
 		return impl("NonNull").Call(jen.Id("value"), decode)
 	}

@@ -89,6 +89,8 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 
 	g.unionAPI(f, def, catchAll)
 
+	g.unionIsZero(f, def)
+
 	var count []jen.Code
 	for _, n := range names {
 		count = append(count, jen.If(jen.Id("x").Dot(n).Op("!=").Nil()).Block(

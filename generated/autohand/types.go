@@ -48,7 +48,7 @@ type ImageAttachment struct {
 	MimeType ImageMimeType `json:"mimeType"`
 
 	// A name to show for the image.
-	Filename *string `json:"filename,omitempty"`
+	Filename string `json:"filename,omitempty"`
 }
 
 // Selection is the text selected in the editor.
@@ -69,10 +69,10 @@ type Selection struct {
 // PermissionContext says what a permission prompt is about.
 type PermissionContext struct {
 	// The file or directory concerned.
-	Path *string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
 
 	// The shell command to run.
-	Command *string `json:"command,omitempty"`
+	Command string `json:"command,omitempty"`
 
 	// The tool's arguments: upstream's reference shows an object, its sources a
 	// list of strings.
@@ -117,7 +117,7 @@ type SuccessOrError struct {
 	Success bool `json:"success"`
 
 	// Why it failed.
-	Error *string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // HistoryEntry is a saved session.
@@ -140,8 +140,8 @@ type CommunitySkill struct {
 	Tags          []string `json:"tags,omitzero"`
 	Rating        *float64 `json:"rating,omitempty"`
 	DownloadCount *int64   `json:"downloadCount,omitempty"`
-	IsFeatured    *bool    `json:"isFeatured,omitempty"`
-	IsCurated     *bool    `json:"isCurated,omitempty"`
+	IsFeatured    bool     `json:"isFeatured,omitempty"`
+	IsCurated     bool     `json:"isCurated,omitempty"`
 }
 
 // SkillInstall says which skill to install, and where.
@@ -151,24 +151,24 @@ type SkillInstall struct {
 	Scope     SkillScope `json:"scope"`
 
 	// Overwrite an installed skill.
-	Force *bool `json:"force,omitempty"`
+	Force bool `json:"force,omitempty"`
 }
 
 // SkillInstallResult says what a skill installation did.
 type SkillInstallResult struct {
-	Success   bool    `json:"success"`
-	SkillName *string `json:"skillName,omitempty"`
+	Success   bool   `json:"success"`
+	SkillName string `json:"skillName,omitempty"`
 
 	// Where the skill now lives.
-	Path  *string `json:"path,omitempty"`
-	Error *string `json:"error,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // SkillList holds the skills found in the registry.
 type SkillList struct {
 	Success bool             `json:"success"`
 	Skills  []CommunitySkill `json:"skills"`
-	Error   *string          `json:"error,omitempty"`
+	Error   string           `json:"error,omitempty"`
 }
 
 // McpToolInfo is a tool offered by an MCP server.
@@ -182,19 +182,19 @@ type McpToolInfo struct {
 type McpServerConfig struct {
 	Name        string                   `json:"name"`
 	Transport   McpServerConfigTransport `json:"transport"`
-	Command     *string                  `json:"command,omitempty"`
+	Command     string                   `json:"command,omitempty"`
 	Args        []string                 `json:"args,omitzero"`
-	URL         *string                  `json:"url,omitempty"`
+	URL         string                   `json:"url,omitempty"`
 	Env         map[string]string        `json:"env,omitzero"`
 	Headers     map[string]string        `json:"headers,omitzero"`
-	AutoConnect *bool                    `json:"autoConnect,omitempty"`
+	AutoConnect bool                     `json:"autoConnect,omitempty"`
 }
 
 // AutomodeCheckpoint is a git commit auto-mode made.
 type AutomodeCheckpoint struct {
-	Commit    string     `json:"commit"`
-	Message   string     `json:"message"`
-	Timestamp *Timestamp `json:"timestamp,omitempty"`
+	Commit    string    `json:"commit"`
+	Message   string    `json:"message"`
+	Timestamp Timestamp `json:"timestamp,omitempty"`
 }
 
 // AutomodeLogEntry says what one auto-mode iteration did.
@@ -212,8 +212,8 @@ type AutomodeLogEntry struct {
 // InferenceInProcess is the InProcess variant of [InferenceDestination].
 type InferenceInProcess struct {
 	// Always "in_process"; MarshalJSON fills it in when left empty.
-	Kind     string  `json:"kind"`
-	Provider *string `json:"provider,omitempty"`
+	Kind     string `json:"kind"`
+	Provider string `json:"provider,omitempty"`
 }
 
 // InferenceLocalSubprocess is the LocalSubprocess variant of
@@ -237,9 +237,9 @@ type InferenceLocalService struct {
 // InferenceHosted is the Hosted variant of [InferenceDestination].
 type InferenceHosted struct {
 	// Always "hosted"; MarshalJSON fills it in when left empty.
-	Kind     string  `json:"kind"`
-	Provider string  `json:"provider"`
-	Origin   *string `json:"origin,omitempty"`
+	Kind     string `json:"kind"`
+	Provider string `json:"provider"`
+	Origin   string `json:"origin,omitempty"`
 }
 
 // InferenceOpaque is the Opaque variant of [InferenceDestination].
@@ -254,9 +254,9 @@ type ProfileErrorData struct {
 	Kind ProfileErrorDataKind `json:"kind"`
 
 	// Always "startup"; MarshalJSON fills it in when left empty.
-	Stage      string  `json:"stage"`
-	Retryable  bool    `json:"retryable"`
-	ProviderID *string `json:"providerId,omitempty"`
+	Stage      string `json:"stage"`
+	Retryable  bool   `json:"retryable"`
+	ProviderID string `json:"providerId,omitempty"`
 }
 
 // LoginSession names a device-authorization session (setup-only profile).
@@ -327,7 +327,7 @@ type QueuedGoal struct {
 
 	// Who queued it, e.g. rpc.
 	Source        string    `json:"source"`
-	Template      *string   `json:"template,omitempty"`
+	Template      string    `json:"template,omitempty"`
 	TemplateFlags []string  `json:"templateFlags,omitzero"`
 	TemplateArgs  []string  `json:"templateArgs,omitzero"`
 	CreatedAt     Timestamp `json:"createdAt"`
@@ -368,7 +368,7 @@ type GoalMutationResult struct {
 	Goal         jsonrpc.Nullable[GoalState]  `json:"goal,omitzero"`
 	Queue        []QueuedGoal                 `json:"queue,omitzero"`
 	Telemetry    *GoalMutationResultTelemetry `json:"telemetry,omitempty"`
-	Message      *string                      `json:"message,omitempty"`
+	Message      string                       `json:"message,omitempty"`
 	Queued       *QueuedGoal                  `json:"queued,omitempty"`
 	Started      *GoalState                   `json:"started,omitempty"`
 	Completed    *CompletedGoal               `json:"completed,omitempty"`
@@ -398,7 +398,7 @@ type GoalRequest struct {
 type GoalTemplate struct {
 	Name                 string   `json:"name"`
 	Path                 string   `json:"path"`
-	Description          *string  `json:"description,omitempty"`
+	Description          string   `json:"description,omitempty"`
 	Aliases              []string `json:"aliases"`
 	AllowCommands        []string `json:"allowCommands"`
 	RequiredPlaceholders []string `json:"requiredPlaceholders"`
@@ -439,15 +439,15 @@ type EvaluationSample struct {
 
 // ChecksResult says whether an attempt passed its checks.
 type ChecksResult struct {
-	Passed       bool    `json:"passed"`
-	OutputObject *string `json:"outputObject,omitempty"`
+	Passed       bool   `json:"passed"`
+	OutputObject string `json:"outputObject,omitempty"`
 }
 
 // ExecutionResult says how running an attempt went.
 type ExecutionResult struct {
 	Outcome      ExecutionResultOutcome `json:"outcome"`
-	Error        *string                `json:"error,omitempty"`
-	OutputObject *string                `json:"outputObject,omitempty"`
+	Error        string                 `json:"error,omitempty"`
+	OutputObject string                 `json:"outputObject,omitempty"`
 }
 
 // RescoreAttempt is one attempt.
@@ -455,14 +455,14 @@ type ExecutionResult struct {
 // It is the RescoreAttempt variant of [AutoresearchRescoreParams].
 type RescoreAttempt struct {
 	AttemptID string `json:"attemptId"`
-	All       *bool  `json:"all,omitempty"`
+	All       bool   `json:"all,omitempty"`
 }
 
 // RescoreAll holds every attempt of the ledger.
 //
 // It is the RescoreAll variant of [AutoresearchRescoreParams].
 type RescoreAll struct {
-	AttemptID *string `json:"attemptId,omitempty"`
+	AttemptID string `json:"attemptId,omitempty"`
 
 	// Always true; MarshalJSON fills it in when left empty.
 	All bool `json:"all"`
@@ -535,18 +535,18 @@ type HistoryAttempt struct {
 
 // AutoresearchReport is the loop's state as start, status and stop report it.
 type AutoresearchReport struct {
-	Success bool    `json:"success"`
-	Message *string `json:"message,omitempty"`
+	Success bool   `json:"success"`
+	Message string `json:"message,omitempty"`
 
 	// The instruction the agent works on (start).
-	Instruction      *string            `json:"instruction,omitempty"`
-	Active           *bool              `json:"active,omitempty"`
+	Instruction      string             `json:"instruction,omitempty"`
+	Active           bool               `json:"active,omitempty"`
 	State            *AutoresearchState `json:"state,omitempty"`
-	StatusText       *string            `json:"statusText,omitempty"`
+	StatusText       string             `json:"statusText,omitempty"`
 	RunsLogged       *int64             `json:"runsLogged,omitempty"`
 	Attempts         []HistoryAttempt   `json:"attempts,omitzero"`
 	ParetoAttemptIDs []string           `json:"paretoAttemptIds,omitzero"`
-	Error            *string            `json:"error,omitempty"`
+	Error            string             `json:"error,omitempty"`
 }
 
 // ComparisonSide is one attempt of a comparison.
@@ -565,13 +565,13 @@ type ComparisonSide struct {
 // autohand.autoresearch.status.
 type AutoresearchLifecycle struct {
 	Active        bool                            `json:"active"`
-	Goal          *string                         `json:"goal,omitempty"`
+	Goal          string                          `json:"goal,omitempty"`
 	Iteration     *int64                          `json:"iteration,omitempty"`
 	MaxIterations *int64                          `json:"maxIterations,omitempty"`
 	RunsLogged    int64                           `json:"runsLogged"`
-	StatusText    *string                         `json:"statusText,omitempty"`
+	StatusText    string                          `json:"statusText,omitempty"`
 	Subcommand    AutoresearchLifecycleSubcommand `json:"subcommand"`
-	Message       *string                         `json:"message,omitempty"`
+	Message       string                          `json:"message,omitempty"`
 	Timestamp     Timestamp                       `json:"timestamp"`
 }
 
@@ -618,7 +618,7 @@ type PromptParams struct {
 
 	// Images for multimodal models.
 	Images        []ImageAttachment `json:"images,omitzero"`
-	ThinkingLevel *ThinkingLevel    `json:"thinkingLevel,omitempty"`
+	ThinkingLevel ThinkingLevel     `json:"thinkingLevel,omitempty"`
 
 	// With mode host, the agent sends autohand.stepEnd after each tool step and
 	// waits for autohand.stepDecision before going on.
@@ -687,8 +687,8 @@ type GetStateResult struct {
 //
 // It is the authenticatedUser member of [GetStateResult].
 type GetStateResultAuthenticatedUser struct {
-	Email *string `json:"email,omitempty"`
-	Name  *string `json:"name,omitempty"`
+	Email string `json:"email,omitempty"`
+	Name  string `json:"name,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -708,17 +708,17 @@ type GetMessagesResult struct {
 // PermissionResponseParams are the params of autohand.permissionResponse.
 type PermissionResponseParams struct {
 	// The id from autohand.permissionRequest.
-	RequestID string              `json:"requestId"`
-	Decision  *PermissionDecision `json:"decision,omitempty"`
+	RequestID string             `json:"requestId"`
+	Decision  PermissionDecision `json:"decision,omitempty"`
 
 	// The older yes/no answer.
 	Allowed *bool `json:"allowed,omitempty"`
 
 	// What to do instead (with decision alternative).
-	Alternative *string `json:"alternative,omitempty"`
+	Alternative string `json:"alternative,omitempty"`
 
 	// Keep the answer for the session (with allowed).
-	Remember *bool `json:"remember,omitempty"`
+	Remember bool `json:"remember,omitempty"`
 }
 
 // PermissionAcknowledgedParams are the params of
@@ -761,8 +761,8 @@ type ChangesDecisionResult struct {
 
 // BrowserHandoffCreateParams are the params of autohand.browserHandoff.create.
 type BrowserHandoffCreateParams struct {
-	ExtensionID *string `json:"extensionId,omitempty"`
-	InstallURL  *string `json:"installUrl,omitempty"`
+	ExtensionID string `json:"extensionId,omitempty"`
+	InstallURL  string `json:"installUrl,omitempty"`
 }
 
 // BrowserHandoffCreateResult is the result of autohand.browserHandoff.create.
@@ -784,19 +784,19 @@ type BrowserHandoffAttachParams struct {
 
 // BrowserHandoffAttachResult is the result of autohand.browserHandoff.attach.
 type BrowserHandoffAttachResult struct {
-	Success       bool    `json:"success"`
-	SessionID     *string `json:"sessionId,omitempty"`
-	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
-	MessageCount  *int64  `json:"messageCount,omitempty"`
+	Success       bool   `json:"success"`
+	SessionID     string `json:"sessionId,omitempty"`
+	WorkspaceRoot string `json:"workspaceRoot,omitempty"`
+	MessageCount  *int64 `json:"messageCount,omitempty"`
 }
 
 // BrowserHandoffAttachLatestResult is the result of
 // autohand.browserHandoff.attachLatest.
 type BrowserHandoffAttachLatestResult struct {
-	Success       bool    `json:"success"`
-	SessionID     *string `json:"sessionId,omitempty"`
-	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
-	MessageCount  *int64  `json:"messageCount,omitempty"`
+	Success       bool   `json:"success"`
+	SessionID     string `json:"sessionId,omitempty"`
+	WorkspaceRoot string `json:"workspaceRoot,omitempty"`
+	MessageCount  *int64 `json:"messageCount,omitempty"`
 }
 
 // BrowserCapabilitiesSetParams are the params of
@@ -820,7 +820,7 @@ type BrowserCapabilitiesSetResult struct {
 // GetSkillsRegistryParams are the params of autohand.getSkillsRegistry.
 type GetSkillsRegistryParams struct {
 	// Bypass the cache.
-	ForceRefresh *bool `json:"forceRefresh,omitempty"`
+	ForceRefresh bool `json:"forceRefresh,omitempty"`
 }
 
 // GetSkillsRegistryResult is the result of autohand.getSkillsRegistry.
@@ -828,7 +828,7 @@ type GetSkillsRegistryResult struct {
 	Success    bool                                    `json:"success"`
 	Skills     []CommunitySkill                        `json:"skills"`
 	Categories []GetSkillsRegistryResultCategoriesItem `json:"categories"`
-	Error      *string                                 `json:"error,omitempty"`
+	Error      string                                  `json:"error,omitempty"`
 }
 
 // GetSkillsRegistryResultCategoriesItem is an element of the categories member
@@ -852,20 +852,20 @@ type SkillsTrendingParams struct {
 
 // SkillsRemoveParams are the params of autohand.skills.remove.
 type SkillsRemoveParams struct {
-	SkillName string      `json:"skillName"`
-	Scope     *SkillScope `json:"scope,omitempty"`
+	SkillName string     `json:"skillName"`
+	Scope     SkillScope `json:"scope,omitempty"`
 }
 
 // SkillsRemoveResult is the result of autohand.skills.remove.
 type SkillsRemoveResult struct {
-	Success   bool    `json:"success"`
-	SkillName string  `json:"skillName"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	SkillName string `json:"skillName"`
+	Error     string `json:"error,omitempty"`
 }
 
 // LearnRecommendParams are the params of autohand.learn.recommend.
 type LearnRecommendParams struct {
-	Deep *bool `json:"deep,omitempty"`
+	Deep bool `json:"deep,omitempty"`
 }
 
 // LearnRecommendResult is the result of autohand.learn.recommend.
@@ -875,7 +875,7 @@ type LearnRecommendResult struct {
 	Audit           []LearnRecommendResultAuditItem           `json:"audit"`
 	Recommendations []LearnRecommendResultRecommendationsItem `json:"recommendations"`
 	GapAnalysis     *string                                   `json:"gapAnalysis"`
-	Error           *string                                   `json:"error,omitempty"`
+	Error           string                                    `json:"error,omitempty"`
 }
 
 // LearnRecommendResultAuditItem is an element of the audit member of
@@ -900,7 +900,7 @@ type LearnUpdateResult struct {
 	Updated   int64                          `json:"updated"`
 	Unchanged int64                          `json:"unchanged"`
 	Results   []LearnUpdateResultResultsItem `json:"results"`
-	Error     *string                        `json:"error,omitempty"`
+	Error     string                         `json:"error,omitempty"`
 }
 
 // LearnUpdateResultResultsItem is an element of the results member of
@@ -917,10 +917,10 @@ type LearnGenerateParams struct {
 
 // LearnGenerateResult is the result of autohand.learn.generate.
 type LearnGenerateResult struct {
-	Success   bool    `json:"success"`
-	SkillName *string `json:"skillName,omitempty"`
-	SkillPath *string `json:"skillPath,omitempty"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	SkillName string `json:"skillName,omitempty"`
+	SkillPath string `json:"skillPath,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AutomodeStartParams are the params of autohand.automode.start.
@@ -949,9 +949,9 @@ type AutomodeStartParams struct {
 
 // AutomodeStartResult is the result of autohand.automode.start.
 type AutomodeStartResult struct {
-	Success   bool    `json:"success"`
-	SessionID *string `json:"sessionId,omitempty"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	SessionID string `json:"sessionId,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AutomodeStatusResult is the result of autohand.automode.status.
@@ -969,13 +969,13 @@ type AutomodeStatusResultState struct {
 	MaxIterations    int64                           `json:"maxIterations"`
 	FilesCreated     int64                           `json:"filesCreated"`
 	FilesModified    int64                           `json:"filesModified"`
-	Branch           *string                         `json:"branch,omitempty"`
+	Branch           string                          `json:"branch,omitempty"`
 	LastCheckpoint   *AutomodeCheckpoint             `json:"lastCheckpoint,omitempty"`
 }
 
 // AutomodeCancelParams are the params of autohand.automode.cancel.
 type AutomodeCancelParams struct {
-	Reason *string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // AutomodeGetLogParams are the params of autohand.automode.getLog.
@@ -988,7 +988,7 @@ type AutomodeGetLogParams struct {
 type AutomodeGetLogResult struct {
 	Success    bool               `json:"success"`
 	Iterations []AutomodeLogEntry `json:"iterations"`
-	Error      *string            `json:"error,omitempty"`
+	Error      string             `json:"error,omitempty"`
 }
 
 // PlanModeSetParams are the params of autohand.planModeSet.
@@ -1010,13 +1010,13 @@ type PermissionModeSetResult struct {
 
 // ModelSetParams are the params of autohand.modelSet.
 type ModelSetParams struct {
-	Model *string `json:"model,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
 // ModelSetResult is the result of autohand.modelSet.
 type ModelSetResult struct {
-	Success      bool    `json:"success"`
-	CurrentModel *string `json:"currentModel,omitempty"`
+	Success      bool   `json:"success"`
+	CurrentModel string `json:"currentModel,omitempty"`
 }
 
 // MaxThinkingTokensSetParams are the params of autohand.maxThinkingTokensSet.
@@ -1094,8 +1094,8 @@ type GetContextUsageResult struct {
 	Total         int64    `json:"total"`
 	ContextWindow *int64   `json:"contextWindow,omitempty"`
 	UsagePercent  *float64 `json:"usagePercent,omitempty"`
-	IsWarning     *bool    `json:"isWarning,omitempty"`
-	IsCritical    *bool    `json:"isCritical,omitempty"`
+	IsWarning     bool     `json:"isWarning,omitempty"`
+	IsCritical    bool     `json:"isCritical,omitempty"`
 }
 
 // ReloadPluginsResult is the result of autohand.reloadPlugins.
@@ -1139,10 +1139,10 @@ type GetSessionResult struct {
 	Status        string    `json:"status"`
 	CreatedAt     Timestamp `json:"createdAt"`
 	LastActiveAt  Timestamp `json:"lastActiveAt"`
-	Summary       *string   `json:"summary,omitempty"`
+	Summary       string    `json:"summary,omitempty"`
 	Messages      []Message `json:"messages"`
 	WorkspaceRoot string    `json:"workspaceRoot"`
-	Error         *string   `json:"error,omitempty"`
+	Error         string    `json:"error,omitempty"`
 }
 
 // SessionAttachParams are the params of autohand.session.attach.
@@ -1152,11 +1152,11 @@ type SessionAttachParams struct {
 
 // SessionAttachResult is the result of autohand.session.attach.
 type SessionAttachResult struct {
-	Success       bool    `json:"success"`
-	SessionID     *string `json:"sessionId,omitempty"`
-	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
-	MessageCount  *int64  `json:"messageCount,omitempty"`
-	Error         *string `json:"error,omitempty"`
+	Success       bool   `json:"success"`
+	SessionID     string `json:"sessionId,omitempty"`
+	WorkspaceRoot string `json:"workspaceRoot,omitempty"`
+	MessageCount  *int64 `json:"messageCount,omitempty"`
+	Error         string `json:"error,omitempty"`
 }
 
 // McpListServersResult is the result of autohand.mcp.listServers.
@@ -1174,7 +1174,7 @@ type McpListServersResultServersItem struct {
 
 // McpListToolsParams are the params of autohand.mcp.listTools.
 type McpListToolsParams struct {
-	ServerName *string `json:"serverName,omitempty"`
+	ServerName string `json:"serverName,omitempty"`
 }
 
 // McpListToolsResult is the result of autohand.mcp.listTools.
@@ -1215,8 +1215,8 @@ type McpInvokeResponseParams struct {
 	Success   bool   `json:"success"`
 
 	// The tool's output.
-	Result *string `json:"result,omitempty"`
-	Error  *string `json:"error,omitempty"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // McpGetServerConfigsResult is the result of autohand.mcp.getServerConfigs.
@@ -1263,8 +1263,8 @@ type McpSetServersResult struct {
 
 // GoalUpdateParams are the params of autohand.goal.update.
 type GoalUpdateParams struct {
-	Objective *string     `json:"objective,omitempty"`
-	Status    *GoalStatus `json:"status,omitempty"`
+	Objective string     `json:"objective,omitempty"`
+	Status    GoalStatus `json:"status,omitempty"`
 
 	// Null clears the budget; left out, it is kept.
 	TokenBudget jsonrpc.Nullable[int64] `json:"token_budget,omitzero"`
@@ -1281,26 +1281,26 @@ type GoalUpdateParams struct {
 
 // GoalQueueParams are the params of autohand.goal.queue.
 type GoalQueueParams struct {
-	Objective                  *string `json:"objective,omitempty"`
-	TokenBudget                *int64  `json:"token_budget,omitempty"`
-	TimeBudgetSeconds          *int64  `json:"time_budget_seconds,omitempty"`
-	MinTokensBeforeWrapUp      *int64  `json:"min_tokens_before_wrap_up,omitempty"`
-	MinTimeSecondsBeforeWrapUp *int64  `json:"min_time_seconds_before_wrap_up,omitempty"`
+	Objective                  string `json:"objective,omitempty"`
+	TokenBudget                *int64 `json:"token_budget,omitempty"`
+	TimeBudgetSeconds          *int64 `json:"time_budget_seconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64 `json:"min_tokens_before_wrap_up,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64 `json:"min_time_seconds_before_wrap_up,omitempty"`
 }
 
 // AutoresearchStartParams are the params of autohand.autoresearch.start.
 type AutoresearchStartParams struct {
-	Objective      string                 `json:"objective"`
-	MaxIterations  *int64                 `json:"maxIterations,omitempty"`
-	TimeoutMs      *int64                 `json:"timeoutMs,omitempty"`
-	MetricName     *string                `json:"metricName,omitempty"`
-	MetricUnit     *string                `json:"metricUnit,omitempty"`
-	Direction      *OptimizationDirection `json:"direction,omitempty"`
-	MeasureCommand *string                `json:"measureCommand,omitempty"`
-	MeasureScript  *string                `json:"measureScript,omitempty"`
-	ChecksCommand  *string                `json:"checksCommand,omitempty"`
-	ChecksScript   *string                `json:"checksScript,omitempty"`
-	FilesInScope   []string               `json:"filesInScope,omitzero"`
+	Objective      string                `json:"objective"`
+	MaxIterations  *int64                `json:"maxIterations,omitempty"`
+	TimeoutMs      *int64                `json:"timeoutMs,omitempty"`
+	MetricName     string                `json:"metricName,omitempty"`
+	MetricUnit     string                `json:"metricUnit,omitempty"`
+	Direction      OptimizationDirection `json:"direction,omitempty"`
+	MeasureCommand string                `json:"measureCommand,omitempty"`
+	MeasureScript  string                `json:"measureScript,omitempty"`
+	ChecksCommand  string                `json:"checksCommand,omitempty"`
+	ChecksScript   string                `json:"checksScript,omitempty"`
+	FilesInScope   []string              `json:"filesInScope,omitzero"`
 
 	// Which phases delegate to sub-agents.
 	Subagents            *AutoresearchStartParamsSubagents                `json:"subagents,omitempty"`
@@ -1315,9 +1315,9 @@ type AutoresearchStartParams struct {
 //
 // It is the subagents member of [AutoresearchStartParams].
 type AutoresearchStartParamsSubagents struct {
-	IdeaGeneration      *bool `json:"ideaGeneration,omitempty"`
-	MeasurementAnalysis *bool `json:"measurementAnalysis,omitempty"`
-	Finalization        *bool `json:"finalization,omitempty"`
+	IdeaGeneration      bool `json:"ideaGeneration,omitempty"`
+	MeasurementAnalysis bool `json:"measurementAnalysis,omitempty"`
+	Finalization        bool `json:"finalization,omitempty"`
 }
 
 // AutoresearchStartParamsSecondaryObjectivesItem is an element of the
@@ -1347,32 +1347,32 @@ type AutoresearchStartParamsRetention struct {
 type AutoresearchHistoryResult struct {
 	Success  bool             `json:"success"`
 	Attempts []HistoryAttempt `json:"attempts"`
-	Error    *string          `json:"error,omitempty"`
+	Error    string           `json:"error,omitempty"`
 }
 
 // AutoresearchReplayParams are the params of autohand.autoresearch.replay.
 type AutoresearchReplayParams struct {
-	AttemptID string         `json:"attemptId"`
-	Evaluator *EvaluatorMode `json:"evaluator,omitempty"`
+	AttemptID string        `json:"attemptId"`
+	Evaluator EvaluatorMode `json:"evaluator,omitempty"`
 }
 
 // AutoresearchReplayResult is the result of autohand.autoresearch.replay.
 type AutoresearchReplayResult struct {
 	Success       bool               `json:"success"`
-	AttemptID     *string            `json:"attemptId,omitempty"`
-	EvaluatorMode *EvaluatorMode     `json:"evaluatorMode,omitempty"`
+	AttemptID     string             `json:"attemptId,omitempty"`
+	EvaluatorMode EvaluatorMode      `json:"evaluatorMode,omitempty"`
 	Metrics       map[string]float64 `json:"metrics,omitzero"`
 	Samples       []EvaluationSample `json:"samples,omitzero"`
 	Decision      *DecisionRecord    `json:"decision,omitempty"`
 	DriftWarnings []string           `json:"driftWarnings,omitzero"`
-	Error         *string            `json:"error,omitempty"`
+	Error         string             `json:"error,omitempty"`
 }
 
 // AutoresearchRescoreResult is the result of autohand.autoresearch.rescore.
 type AutoresearchRescoreResult struct {
 	Success   bool             `json:"success"`
 	Decisions []DecisionRecord `json:"decisions"`
-	Error     *string          `json:"error,omitempty"`
+	Error     string           `json:"error,omitempty"`
 }
 
 // AutoresearchCompareParams are the params of autohand.autoresearch.compare.
@@ -1385,7 +1385,7 @@ type AutoresearchCompareParams struct {
 type AutoresearchCompareResult struct {
 	Success    bool                                 `json:"success"`
 	Comparison *AutoresearchCompareResultComparison `json:"comparison,omitempty"`
-	Error      *string                              `json:"error,omitempty"`
+	Error      string                               `json:"error,omitempty"`
 }
 
 // AutoresearchCompareResultComparison is the comparison member of
@@ -1399,7 +1399,7 @@ type AutoresearchCompareResultComparison struct {
 type AutoresearchParetoResult struct {
 	Success    bool     `json:"success"`
 	AttemptIDs []string `json:"attemptIds"`
-	Error      *string  `json:"error,omitempty"`
+	Error      string   `json:"error,omitempty"`
 }
 
 // AutoresearchPinParams are the params of autohand.autoresearch.pin.
@@ -1410,16 +1410,16 @@ type AutoresearchPinParams struct {
 
 // AutoresearchPinResult is the result of autohand.autoresearch.pin.
 type AutoresearchPinResult struct {
-	Success   bool    `json:"success"`
-	AttemptID string  `json:"attemptId"`
-	Pinned    bool    `json:"pinned"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	AttemptID string `json:"attemptId"`
+	Pinned    bool   `json:"pinned"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AutoresearchPruneParams are the params of autohand.autoresearch.prune.
 type AutoresearchPruneParams struct {
-	DryRun *bool `json:"dryRun,omitempty"`
-	Yes    *bool `json:"yes,omitempty"`
+	DryRun bool `json:"dryRun,omitempty"`
+	Yes    bool `json:"yes,omitempty"`
 }
 
 // AutoresearchPruneResult is the result of autohand.autoresearch.prune.
@@ -1429,7 +1429,7 @@ type AutoresearchPruneResult struct {
 	Candidates     []AutoresearchPruneResultCandidatesItem `json:"candidates"`
 	BytesFreed     int64                                   `json:"bytesFreed"`
 	RemainingBytes int64                                   `json:"remainingBytes"`
-	Error          *string                                 `json:"error,omitempty"`
+	Error          string                                  `json:"error,omitempty"`
 }
 
 // AutoresearchPruneResultCandidatesItem is an element of the candidates member
@@ -1444,22 +1444,22 @@ type AutoresearchPruneResultCandidatesItem struct {
 
 // SetupParams are the params of autohand.setup.
 type SetupParams struct {
-	SkipWelcome *bool `json:"skipWelcome,omitempty"`
+	SkipWelcome bool `json:"skipWelcome,omitempty"`
 
 	// Skip the advanced steps.
-	QuickSetup *bool `json:"quickSetup,omitempty"`
+	QuickSetup bool `json:"quickSetup,omitempty"`
 }
 
 // SetupResult is the result of autohand.setup.
 type SetupResult struct {
 	Success           bool     `json:"success"`
-	Provider          *string  `json:"provider,omitempty"`
-	Model             *string  `json:"model,omitempty"`
-	Locale            *string  `json:"locale,omitempty"`
+	Provider          string   `json:"provider,omitempty"`
+	Model             string   `json:"model,omitempty"`
+	Locale            string   `json:"locale,omitempty"`
 	SkippedSteps      []string `json:"skippedSteps"`
-	AgentsFileCreated *bool    `json:"agentsFileCreated,omitempty"`
+	AgentsFileCreated bool     `json:"agentsFileCreated,omitempty"`
 	Cancelled         bool     `json:"cancelled"`
-	Error             *string  `json:"error,omitempty"`
+	Error             string   `json:"error,omitempty"`
 }
 
 // RuntimeInspectResult is the result of autohand.runtimeInspect.
@@ -1470,7 +1470,7 @@ type RuntimeInspectResult struct {
 	AnswerContractVersion int64                              `json:"answerContractVersion"`
 	CliIdentity           RuntimeInspectResultCliIdentity    `json:"cliIdentity"`
 	ProviderID            string                             `json:"providerId"`
-	Model                 *string                            `json:"model,omitempty"`
+	Model                 string                             `json:"model,omitempty"`
 	Authentication        RuntimeInspectResultAuthentication `json:"authentication"`
 	ClientContext         RuntimeInspectResultClientContext  `json:"clientContext"`
 	AnswerOnly            bool                               `json:"answerOnly"`
@@ -1516,9 +1516,9 @@ type RuntimeInspectResultCliIdentitySymlinkChainItem struct {
 // RuntimeInspectResultCliIdentityPackage is the package member of
 // [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentityPackage struct {
-	Name    string  `json:"name"`
-	Version string  `json:"version"`
-	Commit  *string `json:"commit,omitempty"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
 }
 
 // RuntimeInspectResultCliIdentityArtifactsItem is an element of the artifacts
@@ -1571,7 +1571,7 @@ type AnswerResult struct {
 	// The answer.
 	Result               json.RawMessage      `json:"result"`
 	ProviderID           string               `json:"providerId"`
-	Model                *string              `json:"model,omitempty"`
+	Model                string               `json:"model,omitempty"`
 	InferenceDestination InferenceDestination `json:"inferenceDestination"`
 }
 
@@ -1660,27 +1660,27 @@ type PingParams struct {
 
 // TurnStartParams are the params of autohand.turnStart.
 type TurnStartParams struct {
-	TurnID    string  `json:"turnId"`
-	SessionID *string `json:"sessionId,omitempty"`
+	TurnID    string `json:"turnId"`
+	SessionID string `json:"sessionId,omitempty"`
 
 	// The prompt being worked on.
-	Instruction *string   `json:"instruction,omitempty"`
+	Instruction string    `json:"instruction,omitempty"`
 	Timestamp   Timestamp `json:"timestamp"`
 }
 
 // TurnEndParams are the params of autohand.turnEnd.
 type TurnEndParams struct {
-	TurnID            string             `json:"turnId"`
-	SessionID         *string            `json:"sessionId,omitempty"`
-	TokensUsed        *int64             `json:"tokensUsed,omitempty"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	TurnID            string            `json:"turnId"`
+	SessionID         string            `json:"sessionId,omitempty"`
+	TokensUsed        *int64            `json:"tokensUsed,omitempty"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
 
 	// How long the turn took.
 	DurationMs     *int64   `json:"durationMs,omitempty"`
 	ContextPercent *float64 `json:"contextPercent,omitempty"`
 
 	// Why the turn ended.
-	Reason *TurnEndReason `json:"reason,omitempty"`
+	Reason TurnEndReason `json:"reason,omitempty"`
 
 	// The reference's nested figures.
 	Stats     *TurnEndParamsStats `json:"stats,omitempty"`
@@ -1691,8 +1691,8 @@ type TurnEndParams struct {
 //
 // It is the stats member of [TurnEndParams].
 type TurnEndParamsStats struct {
-	TokensUsed        int64              `json:"tokensUsed"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	TokensUsed        int64             `json:"tokensUsed"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
 
 	// In milliseconds.
 	Duration       int64   `json:"duration"`
@@ -1704,20 +1704,20 @@ type MessageStartParams struct {
 	MessageID string `json:"messageId"`
 
 	// When present, it is always "assistant".
-	Role      *string   `json:"role,omitempty"`
-	TurnID    *string   `json:"turnId,omitempty"`
+	Role      string    `json:"role,omitempty"`
+	TurnID    string    `json:"turnId,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
 // MessageUpdateParams are the params of autohand.messageUpdate.
 type MessageUpdateParams struct {
-	MessageID *string `json:"messageId,omitempty"`
+	MessageID string `json:"messageId,omitempty"`
 
 	// Text to append.
 	Delta string `json:"delta"`
 
 	// Reasoning text to show apart.
-	Thought   *string   `json:"thought,omitempty"`
+	Thought   string    `json:"thought,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -1730,7 +1730,7 @@ type MessageEndParams struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitzero"`
 
 	// True when autohand.abort cut it short.
-	Aborted   *bool     `json:"aborted,omitempty"`
+	Aborted   bool      `json:"aborted,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -1739,7 +1739,7 @@ type ToolStartParams struct {
 	ToolID string `json:"toolId"`
 
 	// The run_tool_script call that made this call.
-	ParentToolID *string   `json:"parentToolId,omitempty"`
+	ParentToolID string    `json:"parentToolId,omitempty"`
 	ToolName     string    `json:"toolName"`
 	Args         Args      `json:"args"`
 	Timestamp    Timestamp `json:"timestamp"`
@@ -1756,11 +1756,11 @@ type ToolUpdateParams struct {
 // ToolEndParams are the params of autohand.toolEnd.
 type ToolEndParams struct {
 	ToolID       string    `json:"toolId"`
-	ParentToolID *string   `json:"parentToolId,omitempty"`
+	ParentToolID string    `json:"parentToolId,omitempty"`
 	ToolName     string    `json:"toolName"`
 	Success      bool      `json:"success"`
-	Output       *string   `json:"output,omitempty"`
-	Error        *string   `json:"error,omitempty"`
+	Output       string    `json:"output,omitempty"`
+	Error        string    `json:"error,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
@@ -1774,7 +1774,7 @@ type StepEndParams struct {
 // StepEndParamsStep is the step member of [StepEndParams].
 type StepEndParamsStep struct {
 	StepNumber int64      `json:"stepNumber"`
-	Thought    *string    `json:"thought,omitempty"`
+	Thought    string     `json:"thought,omitempty"`
 	ToolCalls  []ToolCall `json:"toolCalls"`
 
 	// The tools' results as the agent records them.
@@ -1802,7 +1802,7 @@ type PermissionRequestParams struct {
 type DirectoryAccessRequestParams struct {
 	RequestID string    `json:"requestId"`
 	Path      string    `json:"path"`
-	Reason    *string   `json:"reason,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -1866,7 +1866,7 @@ type HookPostToolParams struct {
 
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
-	Output    *string   `json:"output,omitempty"`
+	Output    string    `json:"output,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -1887,9 +1887,9 @@ type HookPrePromptParams struct {
 
 // HookPostResponseParams are the params of autohand.hook.postResponse.
 type HookPostResponseParams struct {
-	TokensUsed        int64              `json:"tokensUsed"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
-	ToolCallsCount    int64              `json:"toolCallsCount"`
+	TokensUsed        int64             `json:"tokensUsed"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	ToolCallsCount    int64             `json:"toolCallsCount"`
 
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
@@ -1899,29 +1899,29 @@ type HookPostResponseParams struct {
 // HookSessionErrorParams are the params of autohand.hook.sessionError.
 type HookSessionErrorParams struct {
 	Error     string                     `json:"error"`
-	Code      *string                    `json:"code,omitempty"`
+	Code      string                     `json:"code,omitempty"`
 	Context   map[string]json.RawMessage `json:"context,omitzero"`
 	Timestamp Timestamp                  `json:"timestamp"`
 }
 
 // HookRateLimitParams are the params of autohand.hook.rateLimit.
 type HookRateLimitParams struct {
-	Error string  `json:"error"`
-	Code  *string `json:"code,omitempty"`
+	Error string `json:"error"`
+	Code  string `json:"code,omitempty"`
 
 	// Only when the provider said.
 	RetryAfterMs *int64    `json:"retryAfterMs,omitempty"`
 	HTTPStatus   *int64    `json:"httpStatus,omitempty"`
-	Model        *string   `json:"model,omitempty"`
-	Provider     *string   `json:"provider,omitempty"`
+	Model        string    `json:"model,omitempty"`
+	Provider     string    `json:"provider,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
 // HookStopParams are the params of autohand.hook.stop.
 type HookStopParams struct {
-	TokensUsed        int64              `json:"tokensUsed"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
-	ToolCallsCount    int64              `json:"toolCallsCount"`
+	TokensUsed        int64             `json:"tokensUsed"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	ToolCallsCount    int64             `json:"toolCallsCount"`
 
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
@@ -1950,7 +1950,7 @@ type HookSubagentStopParams struct {
 	SubagentType string    `json:"subagentType"`
 	Success      bool      `json:"success"`
 	Duration     int64     `json:"duration"`
-	Error        *string   `json:"error,omitempty"`
+	Error        string    `json:"error,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
@@ -1958,8 +1958,8 @@ type HookSubagentStopParams struct {
 // autohand.hook.permissionRequest.
 type HookPermissionRequestParams struct {
 	Tool      string    `json:"tool"`
-	Path      *string   `json:"path,omitempty"`
-	Command   *string   `json:"command,omitempty"`
+	Path      string    `json:"path,omitempty"`
+	Command   string    `json:"command,omitempty"`
 	Args      Args      `json:"args,omitzero"`
 	Timestamp Timestamp `json:"timestamp"`
 }
@@ -1974,7 +1974,7 @@ type HookNotificationParams struct {
 // HookContextCompactedParams are the params of autohand.hook.contextCompacted.
 type HookContextCompactedParams struct {
 	CroppedCount int64     `json:"croppedCount"`
-	Summary      *string   `json:"summary,omitempty"`
+	Summary      string    `json:"summary,omitempty"`
 	UsagePercent float64   `json:"usagePercent"`
 	Reason       string    `json:"reason"`
 	Timestamp    Timestamp `json:"timestamp"`
@@ -2026,10 +2026,10 @@ type AutomodeErrorParams struct {
 type AutoresearchEventParams struct {
 	Operation AutoresearchEventParamsOperation `json:"operation"`
 	Phase     AutoresearchEventParamsPhase     `json:"phase"`
-	AttemptID *string                          `json:"attemptId,omitempty"`
+	AttemptID string                           `json:"attemptId,omitempty"`
 	Success   bool                             `json:"success"`
-	Applied   *bool                            `json:"applied,omitempty"`
-	Error     *string                          `json:"error,omitempty"`
+	Applied   bool                             `json:"applied,omitempty"`
+	Error     string                           `json:"error,omitempty"`
 	Timestamp Timestamp                        `json:"timestamp"`
 }
 
@@ -2088,7 +2088,7 @@ type LearnInstallCompleteParams struct {
 
 // LearnSecurityWarningParams are the params of autohand.learn.securityWarning.
 type LearnSecurityWarningParams struct {
-	Skill     *string   `json:"skill,omitempty"`
+	Skill     string    `json:"skill,omitempty"`
 	Message   string    `json:"message"`
 	Timestamp Timestamp `json:"timestamp"`
 
@@ -2099,7 +2099,7 @@ type LearnSecurityWarningParams struct {
 // ScheduleTriggeredParams are the params of autohand.schedule.triggered.
 type ScheduleTriggeredParams struct {
 	Prompt     string    `json:"prompt"`
-	ScheduleID *string   `json:"scheduleId,omitempty"`
+	ScheduleID string    `json:"scheduleId,omitempty"`
 	Timestamp  Timestamp `json:"timestamp"`
 }
 
@@ -2127,8 +2127,8 @@ type SetupErrorParams struct {
 type SetupCompleteParams struct {
 	Timestamp         Timestamp `json:"timestamp"`
 	Success           bool      `json:"success"`
-	Provider          *string   `json:"provider,omitempty"`
-	Model             *string   `json:"model,omitempty"`
+	Provider          string    `json:"provider,omitempty"`
+	Model             string    `json:"model,omitempty"`
 	SkippedSteps      []string  `json:"skippedSteps"`
-	AgentsFileCreated *bool     `json:"agentsFileCreated,omitempty"`
+	AgentsFileCreated bool      `json:"agentsFileCreated,omitempty"`
 }

@@ -152,9 +152,9 @@ func (x ImageAttachment) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Data)
 	b = append(b, `,"mimeType":`...)
 	b = rpcimpl.AppendString(b, x.MimeType)
-	if x.Filename != nil {
+	if x.Filename != "" {
 		b = append(b, `,"filename":`...)
-		b = rpcimpl.AppendString(b, *x.Filename)
+		b = rpcimpl.AppendString(b, x.Filename)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -175,7 +175,7 @@ func (x *ImageAttachment) UnmarshalJSON(b []byte) error {
 			has.MimeType = true
 			return rpcimpl.AtField("mimeType", rpcimpl.NonNull(value, v.MimeType.UnmarshalJSON(value)))
 		case "filename":
-			return rpcimpl.AtField("filename", rpcimpl.DecodeOptional(value, &v.Filename, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("filename", rpcimpl.DecodeString(value, &v.Filename))
 		}
 		return nil
 	})
@@ -253,13 +253,13 @@ func (x *Selection) UnmarshalJSON(b []byte) error {
 func (x PermissionContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = rpcimpl.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, x.Path)
 	}
-	if x.Command != nil {
+	if x.Command != "" {
 		b = append(b, `,"command":`...)
-		b = rpcimpl.AppendString(b, *x.Command)
+		b = rpcimpl.AppendString(b, x.Command)
 	}
 	if len(x.Args) != 0 {
 		b = append(b, `,"args":`...)
@@ -277,9 +277,9 @@ func (x *PermissionContext) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeString(value, &v.Path))
 		case "command":
-			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeString(value, &v.Command))
 		case "args":
 			return rpcimpl.AtField("args", rpcimpl.DecodeRaw(value, &v.Args))
 		}
@@ -459,9 +459,9 @@ func (x SuccessOrError) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -479,7 +479,7 @@ func (x *SuccessOrError) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -600,13 +600,13 @@ func (x CommunitySkill) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"downloadCount":`...)
 		b = rpcimpl.AppendInt(b, *x.DownloadCount)
 	}
-	if x.IsFeatured != nil {
+	if x.IsFeatured {
 		b = append(b, `,"isFeatured":`...)
-		b = rpcimpl.AppendBool(b, *x.IsFeatured)
+		b = rpcimpl.AppendBool(b, x.IsFeatured)
 	}
-	if x.IsCurated != nil {
+	if x.IsCurated {
 		b = append(b, `,"isCurated":`...)
-		b = rpcimpl.AppendBool(b, *x.IsCurated)
+		b = rpcimpl.AppendBool(b, x.IsCurated)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -639,9 +639,9 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 		case "downloadCount":
 			return rpcimpl.AtField("downloadCount", rpcimpl.DecodeOptional(value, &v.DownloadCount, rpcimpl.DecodeInt[int64]))
 		case "isFeatured":
-			return rpcimpl.AtField("isFeatured", rpcimpl.DecodeOptional(value, &v.IsFeatured, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isFeatured", rpcimpl.DecodeBool(value, &v.IsFeatured))
 		case "isCurated":
-			return rpcimpl.AtField("isCurated", rpcimpl.DecodeOptional(value, &v.IsCurated, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isCurated", rpcimpl.DecodeBool(value, &v.IsCurated))
 		}
 		return nil
 	})
@@ -670,9 +670,9 @@ func (x SkillInstall) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.SkillName)
 	b = append(b, `,"scope":`...)
 	b = rpcimpl.AppendString(b, x.Scope)
-	if x.Force != nil {
+	if x.Force {
 		b = append(b, `,"force":`...)
-		b = rpcimpl.AppendBool(b, *x.Force)
+		b = rpcimpl.AppendBool(b, x.Force)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -693,7 +693,7 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 			has.Scope = true
 			return rpcimpl.AtField("scope", rpcimpl.NonNull(value, v.Scope.UnmarshalJSON(value)))
 		case "force":
-			return rpcimpl.AtField("force", rpcimpl.DecodeOptional(value, &v.Force, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("force", rpcimpl.DecodeBool(value, &v.Force))
 		}
 		return nil
 	})
@@ -716,17 +716,17 @@ func (x SkillInstallResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.SkillName != nil {
+	if x.SkillName != "" {
 		b = append(b, `,"skillName":`...)
-		b = rpcimpl.AppendString(b, *x.SkillName)
+		b = rpcimpl.AppendString(b, x.SkillName)
 	}
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = rpcimpl.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, x.Path)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -744,11 +744,11 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return rpcimpl.AtField("skillName", rpcimpl.DecodeOptional(value, &v.SkillName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("skillName", rpcimpl.DecodeString(value, &v.SkillName))
 		case "path":
-			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeString(value, &v.Path))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -787,9 +787,9 @@ func (x SkillList) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Skills); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -810,7 +810,7 @@ func (x *SkillList) UnmarshalJSON(b []byte) error {
 			has.Skills = true
 			return rpcimpl.AtField("skills", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Skills, rpcimpl.UnmarshalJSON[CommunitySkill])))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -885,9 +885,9 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"transport":`...)
 	b = rpcimpl.AppendString(b, x.Transport)
-	if x.Command != nil {
+	if x.Command != "" {
 		b = append(b, `,"command":`...)
-		b = rpcimpl.AppendString(b, *x.Command)
+		b = rpcimpl.AppendString(b, x.Command)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -895,9 +895,9 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.URL != nil {
+	if x.URL != "" {
 		b = append(b, `,"url":`...)
-		b = rpcimpl.AppendString(b, *x.URL)
+		b = rpcimpl.AppendString(b, x.URL)
 	}
 	if x.Env != nil {
 		b = append(b, `,"env":`...)
@@ -911,9 +911,9 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.AutoConnect != nil {
+	if x.AutoConnect {
 		b = append(b, `,"autoConnect":`...)
-		b = rpcimpl.AppendBool(b, *x.AutoConnect)
+		b = rpcimpl.AppendBool(b, x.AutoConnect)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -934,17 +934,17 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 			has.Transport = true
 			return rpcimpl.AtField("transport", rpcimpl.NonNull(value, v.Transport.UnmarshalJSON(value)))
 		case "command":
-			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeString(value, &v.Command))
 		case "args":
 			return rpcimpl.AtField("args", json.Unmarshal(value, &v.Args))
 		case "url":
-			return rpcimpl.AtField("url", rpcimpl.DecodeOptional(value, &v.URL, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("url", rpcimpl.DecodeString(value, &v.URL))
 		case "env":
 			return rpcimpl.AtField("env", json.Unmarshal(value, &v.Env))
 		case "headers":
 			return rpcimpl.AtField("headers", json.Unmarshal(value, &v.Headers))
 		case "autoConnect":
-			return rpcimpl.AtField("autoConnect", rpcimpl.DecodeOptional(value, &v.AutoConnect, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("autoConnect", rpcimpl.DecodeBool(value, &v.AutoConnect))
 		}
 		return nil
 	})
@@ -969,9 +969,9 @@ func (x AutomodeCheckpoint) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Commit)
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
-	if x.Timestamp != nil {
+	if x.Timestamp != "" {
 		b = append(b, `,"timestamp":`...)
-		b = rpcimpl.AppendString(b, *x.Timestamp)
+		b = rpcimpl.AppendString(b, x.Timestamp)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -992,7 +992,7 @@ func (x *AutomodeCheckpoint) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "timestamp":
-			return rpcimpl.AtField("timestamp", rpcimpl.DecodeOptional(value, &v.Timestamp, rpcimpl.DecodeString[Timestamp]))
+			return rpcimpl.AtField("timestamp", rpcimpl.DecodeString(value, &v.Timestamp))
 		}
 		return nil
 	})
@@ -1119,9 +1119,9 @@ func (x InferenceInProcess) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = rpcimpl.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, x.Provider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1139,7 +1139,7 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "provider":
-			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeString(value, &v.Provider))
 		}
 		return nil
 	})
@@ -1310,9 +1310,9 @@ func (x InferenceHosted) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"provider":`...)
 	b = rpcimpl.AppendString(b, x.Provider)
-	if x.Origin != nil {
+	if x.Origin != "" {
 		b = append(b, `,"origin":`...)
-		b = rpcimpl.AppendString(b, *x.Origin)
+		b = rpcimpl.AppendString(b, x.Origin)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1333,7 +1333,7 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 			has.Provider = true
 			return rpcimpl.AtField("provider", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Provider)))
 		case "origin":
-			return rpcimpl.AtField("origin", rpcimpl.DecodeOptional(value, &v.Origin, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("origin", rpcimpl.DecodeString(value, &v.Origin))
 		}
 		return nil
 	})
@@ -1433,9 +1433,9 @@ func (x ProfileErrorData) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Stage)
 	b = append(b, `,"retryable":`...)
 	b = rpcimpl.AppendBool(b, x.Retryable)
-	if x.ProviderID != nil {
+	if x.ProviderID != "" {
 		b = append(b, `,"providerId":`...)
-		b = rpcimpl.AppendString(b, *x.ProviderID)
+		b = rpcimpl.AppendString(b, x.ProviderID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1459,7 +1459,7 @@ func (x *ProfileErrorData) UnmarshalJSON(b []byte) error {
 			has.Retryable = true
 			return rpcimpl.AtField("retryable", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Retryable)))
 		case "providerId":
-			return rpcimpl.AtField("providerId", rpcimpl.DecodeOptional(value, &v.ProviderID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("providerId", rpcimpl.DecodeString(value, &v.ProviderID))
 		}
 		return nil
 	})
@@ -1850,9 +1850,9 @@ func (x QueuedGoal) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Objective)
 	b = append(b, `,"source":`...)
 	b = rpcimpl.AppendString(b, x.Source)
-	if x.Template != nil {
+	if x.Template != "" {
 		b = append(b, `,"template":`...)
-		b = rpcimpl.AppendString(b, *x.Template)
+		b = rpcimpl.AppendString(b, x.Template)
 	}
 	if x.TemplateFlags != nil {
 		b = append(b, `,"templateFlags":`...)
@@ -1898,7 +1898,7 @@ func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
 			has.Source = true
 			return rpcimpl.AtField("source", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Source)))
 		case "template":
-			return rpcimpl.AtField("template", rpcimpl.DecodeOptional(value, &v.Template, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("template", rpcimpl.DecodeString(value, &v.Template))
 		case "templateFlags":
 			return rpcimpl.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
 		case "templateArgs":
@@ -2181,9 +2181,9 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	if x.Queued != nil {
 		b = append(b, `,"queued":`...)
@@ -2243,7 +2243,7 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 		case "telemetry":
 			return rpcimpl.AtField("telemetry", rpcimpl.DecodeOptional(value, &v.Telemetry, rpcimpl.UnmarshalJSON[GoalMutationResultTelemetry]))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		case "queued":
 			return rpcimpl.AtField("queued", rpcimpl.DecodeOptional(value, &v.Queued, rpcimpl.UnmarshalJSON[QueuedGoal]))
 		case "started":
@@ -2416,9 +2416,9 @@ func (x GoalTemplate) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"path":`...)
 	b = rpcimpl.AppendString(b, x.Path)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"aliases":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Aliases); err != nil {
@@ -2457,7 +2457,7 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 			has.Path = true
 			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "aliases":
 			has.Aliases = true
 			return rpcimpl.AtField("aliases", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Aliases)))
@@ -2700,9 +2700,9 @@ func (x ChecksResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"passed":`...)
 	b = rpcimpl.AppendBool(b, x.Passed)
-	if x.OutputObject != nil {
+	if x.OutputObject != "" {
 		b = append(b, `,"outputObject":`...)
-		b = rpcimpl.AppendString(b, *x.OutputObject)
+		b = rpcimpl.AppendString(b, x.OutputObject)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2720,7 +2720,7 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 			has.Passed = true
 			return rpcimpl.AtField("passed", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Passed)))
 		case "outputObject":
-			return rpcimpl.AtField("outputObject", rpcimpl.DecodeOptional(value, &v.OutputObject, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("outputObject", rpcimpl.DecodeString(value, &v.OutputObject))
 		}
 		return nil
 	})
@@ -2741,13 +2741,13 @@ func (x ExecutionResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"outcome":`...)
 	b = rpcimpl.AppendString(b, x.Outcome)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
-	if x.OutputObject != nil {
+	if x.OutputObject != "" {
 		b = append(b, `,"outputObject":`...)
-		b = rpcimpl.AppendString(b, *x.OutputObject)
+		b = rpcimpl.AppendString(b, x.OutputObject)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2765,9 +2765,9 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 			has.Outcome = true
 			return rpcimpl.AtField("outcome", rpcimpl.NonNull(value, v.Outcome.UnmarshalJSON(value)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		case "outputObject":
-			return rpcimpl.AtField("outputObject", rpcimpl.DecodeOptional(value, &v.OutputObject, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("outputObject", rpcimpl.DecodeString(value, &v.OutputObject))
 		}
 		return nil
 	})
@@ -2788,9 +2788,9 @@ func (x RescoreAttempt) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
 	b = rpcimpl.AppendString(b, x.AttemptID)
-	if x.All != nil {
+	if x.All {
 		b = append(b, `,"all":`...)
-		b = rpcimpl.AppendBool(b, *x.All)
+		b = rpcimpl.AppendBool(b, x.All)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2808,7 +2808,7 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 			has.AttemptID = true
 			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "all":
-			return rpcimpl.AtField("all", rpcimpl.DecodeOptional(value, &v.All, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("all", rpcimpl.DecodeBool(value, &v.All))
 		}
 		return nil
 	})
@@ -2844,9 +2844,9 @@ func (x RescoreAll) AppendJSON(b []byte) ([]byte, error) {
 		return nil, fmt.Errorf("all must be true, not %v", x.All)
 	}
 	start := len(b)
-	if x.AttemptID != nil {
+	if x.AttemptID != "" {
 		b = append(b, `,"attemptId":`...)
-		b = rpcimpl.AppendString(b, *x.AttemptID)
+		b = rpcimpl.AppendString(b, x.AttemptID)
 	}
 	b = append(b, `,"all":`...)
 	b = rpcimpl.AppendBool(b, x.All)
@@ -2863,7 +2863,7 @@ func (x *RescoreAll) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
-			return rpcimpl.AtField("attemptId", rpcimpl.DecodeOptional(value, &v.AttemptID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("attemptId", rpcimpl.DecodeString(value, &v.AttemptID))
 		case "all":
 			has.All = true
 			return rpcimpl.AtField("all", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.All)))
@@ -3428,17 +3428,17 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
-	if x.Instruction != nil {
+	if x.Instruction != "" {
 		b = append(b, `,"instruction":`...)
-		b = rpcimpl.AppendString(b, *x.Instruction)
+		b = rpcimpl.AppendString(b, x.Instruction)
 	}
-	if x.Active != nil {
+	if x.Active {
 		b = append(b, `,"active":`...)
-		b = rpcimpl.AppendBool(b, *x.Active)
+		b = rpcimpl.AppendBool(b, x.Active)
 	}
 	if x.State != nil {
 		b = append(b, `,"state":`...)
@@ -3446,9 +3446,9 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.StatusText != nil {
+	if x.StatusText != "" {
 		b = append(b, `,"statusText":`...)
-		b = rpcimpl.AppendString(b, *x.StatusText)
+		b = rpcimpl.AppendString(b, x.StatusText)
 	}
 	if x.RunsLogged != nil {
 		b = append(b, `,"runsLogged":`...)
@@ -3466,9 +3466,9 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3486,15 +3486,15 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		case "instruction":
-			return rpcimpl.AtField("instruction", rpcimpl.DecodeOptional(value, &v.Instruction, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("instruction", rpcimpl.DecodeString(value, &v.Instruction))
 		case "active":
-			return rpcimpl.AtField("active", rpcimpl.DecodeOptional(value, &v.Active, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("active", rpcimpl.DecodeBool(value, &v.Active))
 		case "state":
 			return rpcimpl.AtField("state", rpcimpl.DecodeOptional(value, &v.State, rpcimpl.UnmarshalJSON[AutoresearchState]))
 		case "statusText":
-			return rpcimpl.AtField("statusText", rpcimpl.DecodeOptional(value, &v.StatusText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("statusText", rpcimpl.DecodeString(value, &v.StatusText))
 		case "runsLogged":
 			return rpcimpl.AtField("runsLogged", rpcimpl.DecodeOptional(value, &v.RunsLogged, rpcimpl.DecodeInt[int64]))
 		case "attempts":
@@ -3502,7 +3502,7 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 		case "paretoAttemptIds":
 			return rpcimpl.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -3622,9 +3622,9 @@ func (x AutoresearchLifecycle) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"active":`...)
 	b = rpcimpl.AppendBool(b, x.Active)
-	if x.Goal != nil {
+	if x.Goal != "" {
 		b = append(b, `,"goal":`...)
-		b = rpcimpl.AppendString(b, *x.Goal)
+		b = rpcimpl.AppendString(b, x.Goal)
 	}
 	if x.Iteration != nil {
 		b = append(b, `,"iteration":`...)
@@ -3636,15 +3636,15 @@ func (x AutoresearchLifecycle) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"runsLogged":`...)
 	b = rpcimpl.AppendInt(b, x.RunsLogged)
-	if x.StatusText != nil {
+	if x.StatusText != "" {
 		b = append(b, `,"statusText":`...)
-		b = rpcimpl.AppendString(b, *x.StatusText)
+		b = rpcimpl.AppendString(b, x.StatusText)
 	}
 	b = append(b, `,"subcommand":`...)
 	b = rpcimpl.AppendString(b, x.Subcommand)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -3664,7 +3664,7 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 			has.Active = true
 			return rpcimpl.AtField("active", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Active)))
 		case "goal":
-			return rpcimpl.AtField("goal", rpcimpl.DecodeOptional(value, &v.Goal, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("goal", rpcimpl.DecodeString(value, &v.Goal))
 		case "iteration":
 			return rpcimpl.AtField("iteration", rpcimpl.DecodeOptional(value, &v.Iteration, rpcimpl.DecodeInt[int64]))
 		case "maxIterations":
@@ -3673,12 +3673,12 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 			has.RunsLogged = true
 			return rpcimpl.AtField("runsLogged", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RunsLogged)))
 		case "statusText":
-			return rpcimpl.AtField("statusText", rpcimpl.DecodeOptional(value, &v.StatusText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("statusText", rpcimpl.DecodeString(value, &v.StatusText))
 		case "subcommand":
 			has.Subcommand = true
 			return rpcimpl.AtField("subcommand", rpcimpl.NonNull(value, v.Subcommand.UnmarshalJSON(value)))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -3933,9 +3933,9 @@ func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ThinkingLevel != nil {
+	if x.ThinkingLevel != "" {
 		b = append(b, `,"thinkingLevel":`...)
-		b = rpcimpl.AppendString(b, *x.ThinkingLevel)
+		b = rpcimpl.AppendString(b, x.ThinkingLevel)
 	}
 	if x.StopWhen != nil {
 		b = append(b, `,"stopWhen":`...)
@@ -3963,7 +3963,10 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 		case "images":
 			return rpcimpl.AtField("images", rpcimpl.DecodeArray(value, &v.Images, rpcimpl.UnmarshalJSON[ImageAttachment]))
 		case "thinkingLevel":
-			return rpcimpl.AtField("thinkingLevel", rpcimpl.DecodeOptional(value, &v.ThinkingLevel, rpcimpl.UnmarshalJSON[ThinkingLevel]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("thinkingLevel", v.ThinkingLevel.UnmarshalJSON(value))
 		case "stopWhen":
 			return rpcimpl.AtField("stopWhen", rpcimpl.DecodeOptional(value, &v.StopWhen, rpcimpl.UnmarshalJSON[PromptParamsStopWhen]))
 		}
@@ -4253,9 +4256,9 @@ func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "email":
-			return rpcimpl.AtField("email", rpcimpl.DecodeOptional(value, &v.Email, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("email", rpcimpl.DecodeString(value, &v.Email))
 		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -4357,21 +4360,21 @@ func (x PermissionResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
 	b = rpcimpl.AppendString(b, x.RequestID)
-	if x.Decision != nil {
+	if x.Decision != "" {
 		b = append(b, `,"decision":`...)
-		b = rpcimpl.AppendString(b, *x.Decision)
+		b = rpcimpl.AppendString(b, x.Decision)
 	}
 	if x.Allowed != nil {
 		b = append(b, `,"allowed":`...)
 		b = rpcimpl.AppendBool(b, *x.Allowed)
 	}
-	if x.Alternative != nil {
+	if x.Alternative != "" {
 		b = append(b, `,"alternative":`...)
-		b = rpcimpl.AppendString(b, *x.Alternative)
+		b = rpcimpl.AppendString(b, x.Alternative)
 	}
-	if x.Remember != nil {
+	if x.Remember {
 		b = append(b, `,"remember":`...)
-		b = rpcimpl.AppendBool(b, *x.Remember)
+		b = rpcimpl.AppendBool(b, x.Remember)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4389,13 +4392,16 @@ func (x *PermissionResponseParams) UnmarshalJSON(b []byte) error {
 			has.RequestID = true
 			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "decision":
-			return rpcimpl.AtField("decision", rpcimpl.DecodeOptional(value, &v.Decision, rpcimpl.UnmarshalJSON[PermissionDecision]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("decision", v.Decision.UnmarshalJSON(value))
 		case "allowed":
 			return rpcimpl.AtField("allowed", rpcimpl.DecodeOptional(value, &v.Allowed, rpcimpl.DecodeBool[bool]))
 		case "alternative":
-			return rpcimpl.AtField("alternative", rpcimpl.DecodeOptional(value, &v.Alternative, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("alternative", rpcimpl.DecodeString(value, &v.Alternative))
 		case "remember":
-			return rpcimpl.AtField("remember", rpcimpl.DecodeOptional(value, &v.Remember, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("remember", rpcimpl.DecodeBool(value, &v.Remember))
 		}
 		return nil
 	})
@@ -4635,13 +4641,13 @@ func (x *ChangesDecisionResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x BrowserHandoffCreateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ExtensionID != nil {
+	if x.ExtensionID != "" {
 		b = append(b, `,"extensionId":`...)
-		b = rpcimpl.AppendString(b, *x.ExtensionID)
+		b = rpcimpl.AppendString(b, x.ExtensionID)
 	}
-	if x.InstallURL != nil {
+	if x.InstallURL != "" {
 		b = append(b, `,"installUrl":`...)
-		b = rpcimpl.AppendString(b, *x.InstallURL)
+		b = rpcimpl.AppendString(b, x.InstallURL)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4653,9 +4659,9 @@ func (x *BrowserHandoffCreateParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "extensionId":
-			return rpcimpl.AtField("extensionId", rpcimpl.DecodeOptional(value, &v.ExtensionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("extensionId", rpcimpl.DecodeString(value, &v.ExtensionID))
 		case "installUrl":
-			return rpcimpl.AtField("installUrl", rpcimpl.DecodeOptional(value, &v.InstallURL, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("installUrl", rpcimpl.DecodeString(value, &v.InstallURL))
 		}
 		return nil
 	})
@@ -4777,13 +4783,13 @@ func (x BrowserHandoffAttachResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = rpcimpl.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, x.SessionID)
 	}
-	if x.WorkspaceRoot != nil {
+	if x.WorkspaceRoot != "" {
 		b = append(b, `,"workspaceRoot":`...)
-		b = rpcimpl.AppendString(b, *x.WorkspaceRoot)
+		b = rpcimpl.AppendString(b, x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
@@ -4805,9 +4811,9 @@ func (x *BrowserHandoffAttachResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeString(value, &v.SessionID))
 		case "workspaceRoot":
-			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeOptional(value, &v.WorkspaceRoot, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeString(value, &v.WorkspaceRoot))
 		case "messageCount":
 			return rpcimpl.AtField("messageCount", rpcimpl.DecodeOptional(value, &v.MessageCount, rpcimpl.DecodeInt[int64]))
 		}
@@ -4830,13 +4836,13 @@ func (x BrowserHandoffAttachLatestResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = rpcimpl.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, x.SessionID)
 	}
-	if x.WorkspaceRoot != nil {
+	if x.WorkspaceRoot != "" {
 		b = append(b, `,"workspaceRoot":`...)
-		b = rpcimpl.AppendString(b, *x.WorkspaceRoot)
+		b = rpcimpl.AppendString(b, x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
@@ -4858,9 +4864,9 @@ func (x *BrowserHandoffAttachLatestResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeString(value, &v.SessionID))
 		case "workspaceRoot":
-			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeOptional(value, &v.WorkspaceRoot, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeString(value, &v.WorkspaceRoot))
 		case "messageCount":
 			return rpcimpl.AtField("messageCount", rpcimpl.DecodeOptional(value, &v.MessageCount, rpcimpl.DecodeInt[int64]))
 		}
@@ -5011,9 +5017,9 @@ func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x GetSkillsRegistryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ForceRefresh != nil {
+	if x.ForceRefresh {
 		b = append(b, `,"forceRefresh":`...)
-		b = rpcimpl.AppendBool(b, *x.ForceRefresh)
+		b = rpcimpl.AppendBool(b, x.ForceRefresh)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5025,7 +5031,7 @@ func (x *GetSkillsRegistryParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "forceRefresh":
-			return rpcimpl.AtField("forceRefresh", rpcimpl.DecodeOptional(value, &v.ForceRefresh, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("forceRefresh", rpcimpl.DecodeBool(value, &v.ForceRefresh))
 		}
 		return nil
 	})
@@ -5070,9 +5076,9 @@ func (x GetSkillsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Categories); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5096,7 +5102,7 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 			has.Categories = true
 			return rpcimpl.AtField("categories", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Categories, rpcimpl.UnmarshalJSON[GetSkillsRegistryResultCategoriesItem])))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -5233,9 +5239,9 @@ func (x SkillsRemoveParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"skillName":`...)
 	b = rpcimpl.AppendString(b, x.SkillName)
-	if x.Scope != nil {
+	if x.Scope != "" {
 		b = append(b, `,"scope":`...)
-		b = rpcimpl.AppendString(b, *x.Scope)
+		b = rpcimpl.AppendString(b, x.Scope)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5253,7 +5259,10 @@ func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
 			has.SkillName = true
 			return rpcimpl.AtField("skillName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SkillName)))
 		case "scope":
-			return rpcimpl.AtField("scope", rpcimpl.DecodeOptional(value, &v.Scope, rpcimpl.UnmarshalJSON[SkillScope]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("scope", v.Scope.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -5276,9 +5285,9 @@ func (x SkillsRemoveResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"skillName":`...)
 	b = rpcimpl.AppendString(b, x.SkillName)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5299,7 +5308,7 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 			has.SkillName = true
 			return rpcimpl.AtField("skillName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SkillName)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -5320,9 +5329,9 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x LearnRecommendParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Deep != nil {
+	if x.Deep {
 		b = append(b, `,"deep":`...)
-		b = rpcimpl.AppendBool(b, *x.Deep)
+		b = rpcimpl.AppendBool(b, x.Deep)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5334,7 +5343,7 @@ func (x *LearnRecommendParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "deep":
-			return rpcimpl.AtField("deep", rpcimpl.DecodeOptional(value, &v.Deep, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("deep", rpcimpl.DecodeBool(value, &v.Deep))
 		}
 		return nil
 	})
@@ -5387,9 +5396,9 @@ func (x LearnRecommendResult) AppendJSON(b []byte) ([]byte, error) {
 	} else {
 		b = rpcimpl.AppendString(b, *x.GapAnalysis)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5419,7 +5428,7 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 			has.GapAnalysis = true
 			return rpcimpl.AtField("gapAnalysis", rpcimpl.DecodeOptional(value, &v.GapAnalysis, rpcimpl.DecodeString[string]))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -5571,9 +5580,9 @@ func (x LearnUpdateResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Results); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5600,7 +5609,7 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 			has.Results = true
 			return rpcimpl.AtField("results", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Results, rpcimpl.UnmarshalJSON[LearnUpdateResultResultsItem])))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -5704,17 +5713,17 @@ func (x LearnGenerateResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.SkillName != nil {
+	if x.SkillName != "" {
 		b = append(b, `,"skillName":`...)
-		b = rpcimpl.AppendString(b, *x.SkillName)
+		b = rpcimpl.AppendString(b, x.SkillName)
 	}
-	if x.SkillPath != nil {
+	if x.SkillPath != "" {
 		b = append(b, `,"skillPath":`...)
-		b = rpcimpl.AppendString(b, *x.SkillPath)
+		b = rpcimpl.AppendString(b, x.SkillPath)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5732,11 +5741,11 @@ func (x *LearnGenerateResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return rpcimpl.AtField("skillName", rpcimpl.DecodeOptional(value, &v.SkillName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("skillName", rpcimpl.DecodeString(value, &v.SkillName))
 		case "skillPath":
-			return rpcimpl.AtField("skillPath", rpcimpl.DecodeOptional(value, &v.SkillPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("skillPath", rpcimpl.DecodeString(value, &v.SkillPath))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -5831,13 +5840,13 @@ func (x AutomodeStartResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = rpcimpl.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, x.SessionID)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5855,9 +5864,9 @@ func (x *AutomodeStartResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeString(value, &v.SessionID))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -5940,9 +5949,9 @@ func (x AutomodeStatusResultState) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.FilesCreated)
 	b = append(b, `,"filesModified":`...)
 	b = rpcimpl.AppendInt(b, x.FilesModified)
-	if x.Branch != nil {
+	if x.Branch != "" {
 		b = append(b, `,"branch":`...)
-		b = rpcimpl.AppendString(b, *x.Branch)
+		b = rpcimpl.AppendString(b, x.Branch)
 	}
 	if x.LastCheckpoint != nil {
 		b = append(b, `,"lastCheckpoint":`...)
@@ -5981,7 +5990,7 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 			has.FilesModified = true
 			return rpcimpl.AtField("filesModified", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.FilesModified)))
 		case "branch":
-			return rpcimpl.AtField("branch", rpcimpl.DecodeOptional(value, &v.Branch, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("branch", rpcimpl.DecodeString(value, &v.Branch))
 		case "lastCheckpoint":
 			return rpcimpl.AtField("lastCheckpoint", rpcimpl.DecodeOptional(value, &v.LastCheckpoint, rpcimpl.UnmarshalJSON[AutomodeCheckpoint]))
 		}
@@ -6012,9 +6021,9 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x AutomodeCancelParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = rpcimpl.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, x.Reason)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6026,7 +6035,7 @@ func (x *AutomodeCancelParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeString(value, &v.Reason))
 		}
 		return nil
 	})
@@ -6090,9 +6099,9 @@ func (x AutomodeGetLogResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Iterations); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6113,7 +6122,7 @@ func (x *AutomodeGetLogResult) UnmarshalJSON(b []byte) error {
 			has.Iterations = true
 			return rpcimpl.AtField("iterations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Iterations, rpcimpl.UnmarshalJSON[AutomodeLogEntry])))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6253,9 +6262,9 @@ func (x *PermissionModeSetResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ModelSetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = rpcimpl.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, x.Model)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6267,7 +6276,7 @@ func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "model":
-			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		}
 		return nil
 	})
@@ -6284,9 +6293,9 @@ func (x ModelSetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.CurrentModel != nil {
+	if x.CurrentModel != "" {
 		b = append(b, `,"currentModel":`...)
-		b = rpcimpl.AppendString(b, *x.CurrentModel)
+		b = rpcimpl.AppendString(b, x.CurrentModel)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6304,7 +6313,7 @@ func (x *ModelSetResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "currentModel":
-			return rpcimpl.AtField("currentModel", rpcimpl.DecodeOptional(value, &v.CurrentModel, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("currentModel", rpcimpl.DecodeString(value, &v.CurrentModel))
 		}
 		return nil
 	})
@@ -6862,13 +6871,13 @@ func (x GetContextUsageResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsWarning != nil {
+	if x.IsWarning {
 		b = append(b, `,"isWarning":`...)
-		b = rpcimpl.AppendBool(b, *x.IsWarning)
+		b = rpcimpl.AppendBool(b, x.IsWarning)
 	}
-	if x.IsCritical != nil {
+	if x.IsCritical {
 		b = append(b, `,"isCritical":`...)
-		b = rpcimpl.AppendBool(b, *x.IsCritical)
+		b = rpcimpl.AppendBool(b, x.IsCritical)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6905,9 +6914,9 @@ func (x *GetContextUsageResult) UnmarshalJSON(b []byte) error {
 		case "usagePercent":
 			return rpcimpl.AtField("usagePercent", rpcimpl.DecodeOptional(value, &v.UsagePercent, rpcimpl.DecodeFloat[float64]))
 		case "isWarning":
-			return rpcimpl.AtField("isWarning", rpcimpl.DecodeOptional(value, &v.IsWarning, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isWarning", rpcimpl.DecodeBool(value, &v.IsWarning))
 		case "isCritical":
-			return rpcimpl.AtField("isCritical", rpcimpl.DecodeOptional(value, &v.IsCritical, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isCritical", rpcimpl.DecodeBool(value, &v.IsCritical))
 		}
 		return nil
 	})
@@ -7201,9 +7210,9 @@ func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"lastActiveAt":`...)
 	b = rpcimpl.AppendString(b, x.LastActiveAt)
-	if x.Summary != nil {
+	if x.Summary != "" {
 		b = append(b, `,"summary":`...)
-		b = rpcimpl.AppendString(b, *x.Summary)
+		b = rpcimpl.AppendString(b, x.Summary)
 	}
 	b = append(b, `,"messages":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
@@ -7211,9 +7220,9 @@ func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"workspaceRoot":`...)
 	b = rpcimpl.AppendString(b, x.WorkspaceRoot)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7252,7 +7261,7 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 			has.LastActiveAt = true
 			return rpcimpl.AtField("lastActiveAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastActiveAt)))
 		case "summary":
-			return rpcimpl.AtField("summary", rpcimpl.DecodeOptional(value, &v.Summary, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("summary", rpcimpl.DecodeString(value, &v.Summary))
 		case "messages":
 			has.Messages = true
 			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[Message])))
@@ -7260,7 +7269,7 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 			has.WorkspaceRoot = true
 			return rpcimpl.AtField("workspaceRoot", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WorkspaceRoot)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -7334,21 +7343,21 @@ func (x SessionAttachResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = rpcimpl.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, x.SessionID)
 	}
-	if x.WorkspaceRoot != nil {
+	if x.WorkspaceRoot != "" {
 		b = append(b, `,"workspaceRoot":`...)
-		b = rpcimpl.AppendString(b, *x.WorkspaceRoot)
+		b = rpcimpl.AppendString(b, x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
 		b = rpcimpl.AppendInt(b, *x.MessageCount)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7366,13 +7375,13 @@ func (x *SessionAttachResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeString(value, &v.SessionID))
 		case "workspaceRoot":
-			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeOptional(value, &v.WorkspaceRoot, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeString(value, &v.WorkspaceRoot))
 		case "messageCount":
 			return rpcimpl.AtField("messageCount", rpcimpl.DecodeOptional(value, &v.MessageCount, rpcimpl.DecodeInt[int64]))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -7491,9 +7500,9 @@ func (x *McpListServersResultServersItem) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x McpListToolsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ServerName != nil {
+	if x.ServerName != "" {
 		b = append(b, `,"serverName":`...)
-		b = rpcimpl.AppendString(b, *x.ServerName)
+		b = rpcimpl.AppendString(b, x.ServerName)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7505,7 +7514,7 @@ func (x *McpListToolsParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "serverName":
-			return rpcimpl.AtField("serverName", rpcimpl.DecodeOptional(value, &v.ServerName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("serverName", rpcimpl.DecodeString(value, &v.ServerName))
 		}
 		return nil
 	})
@@ -7762,13 +7771,13 @@ func (x McpInvokeResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Result != nil {
+	if x.Result != "" {
 		b = append(b, `,"result":`...)
-		b = rpcimpl.AppendString(b, *x.Result)
+		b = rpcimpl.AppendString(b, x.Result)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7789,9 +7798,9 @@ func (x *McpInvokeResponseParams) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "result":
-			return rpcimpl.AtField("result", rpcimpl.DecodeOptional(value, &v.Result, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("result", rpcimpl.DecodeString(value, &v.Result))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -8147,13 +8156,13 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x GoalUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Objective != nil {
+	if x.Objective != "" {
 		b = append(b, `,"objective":`...)
-		b = rpcimpl.AppendString(b, *x.Objective)
+		b = rpcimpl.AppendString(b, x.Objective)
 	}
-	if x.Status != nil {
+	if x.Status != "" {
 		b = append(b, `,"status":`...)
-		b = rpcimpl.AppendString(b, *x.Status)
+		b = rpcimpl.AppendString(b, x.Status)
 	}
 	switch x.TokenBudget.State {
 	case jsonrpc.Null:
@@ -8193,9 +8202,12 @@ func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return rpcimpl.AtField("objective", rpcimpl.DecodeOptional(value, &v.Objective, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("objective", rpcimpl.DecodeString(value, &v.Objective))
 		case "status":
-			return rpcimpl.AtField("status", rpcimpl.DecodeOptional(value, &v.Status, rpcimpl.UnmarshalJSON[GoalStatus]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("status", v.Status.UnmarshalJSON(value))
 		case "token_budget":
 			return rpcimpl.AtField("token_budget", rpcimpl.DecodeNullable(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "time_budget_seconds":
@@ -8218,9 +8230,9 @@ func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x GoalQueueParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Objective != nil {
+	if x.Objective != "" {
 		b = append(b, `,"objective":`...)
-		b = rpcimpl.AppendString(b, *x.Objective)
+		b = rpcimpl.AppendString(b, x.Objective)
 	}
 	if x.TokenBudget != nil {
 		b = append(b, `,"token_budget":`...)
@@ -8248,7 +8260,7 @@ func (x *GoalQueueParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return rpcimpl.AtField("objective", rpcimpl.DecodeOptional(value, &v.Objective, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("objective", rpcimpl.DecodeString(value, &v.Objective))
 		case "token_budget":
 			return rpcimpl.AtField("token_budget", rpcimpl.DecodeOptional(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "time_budget_seconds":
@@ -8282,33 +8294,33 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"timeoutMs":`...)
 		b = rpcimpl.AppendInt(b, *x.TimeoutMs)
 	}
-	if x.MetricName != nil {
+	if x.MetricName != "" {
 		b = append(b, `,"metricName":`...)
-		b = rpcimpl.AppendString(b, *x.MetricName)
+		b = rpcimpl.AppendString(b, x.MetricName)
 	}
-	if x.MetricUnit != nil {
+	if x.MetricUnit != "" {
 		b = append(b, `,"metricUnit":`...)
-		b = rpcimpl.AppendString(b, *x.MetricUnit)
+		b = rpcimpl.AppendString(b, x.MetricUnit)
 	}
-	if x.Direction != nil {
+	if x.Direction != "" {
 		b = append(b, `,"direction":`...)
-		b = rpcimpl.AppendString(b, *x.Direction)
+		b = rpcimpl.AppendString(b, x.Direction)
 	}
-	if x.MeasureCommand != nil {
+	if x.MeasureCommand != "" {
 		b = append(b, `,"measureCommand":`...)
-		b = rpcimpl.AppendString(b, *x.MeasureCommand)
+		b = rpcimpl.AppendString(b, x.MeasureCommand)
 	}
-	if x.MeasureScript != nil {
+	if x.MeasureScript != "" {
 		b = append(b, `,"measureScript":`...)
-		b = rpcimpl.AppendString(b, *x.MeasureScript)
+		b = rpcimpl.AppendString(b, x.MeasureScript)
 	}
-	if x.ChecksCommand != nil {
+	if x.ChecksCommand != "" {
 		b = append(b, `,"checksCommand":`...)
-		b = rpcimpl.AppendString(b, *x.ChecksCommand)
+		b = rpcimpl.AppendString(b, x.ChecksCommand)
 	}
-	if x.ChecksScript != nil {
+	if x.ChecksScript != "" {
 		b = append(b, `,"checksScript":`...)
-		b = rpcimpl.AppendString(b, *x.ChecksScript)
+		b = rpcimpl.AppendString(b, x.ChecksScript)
 	}
 	if x.FilesInScope != nil {
 		b = append(b, `,"filesInScope":`...)
@@ -8372,19 +8384,22 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 		case "timeoutMs":
 			return rpcimpl.AtField("timeoutMs", rpcimpl.DecodeOptional(value, &v.TimeoutMs, rpcimpl.DecodeInt[int64]))
 		case "metricName":
-			return rpcimpl.AtField("metricName", rpcimpl.DecodeOptional(value, &v.MetricName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("metricName", rpcimpl.DecodeString(value, &v.MetricName))
 		case "metricUnit":
-			return rpcimpl.AtField("metricUnit", rpcimpl.DecodeOptional(value, &v.MetricUnit, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("metricUnit", rpcimpl.DecodeString(value, &v.MetricUnit))
 		case "direction":
-			return rpcimpl.AtField("direction", rpcimpl.DecodeOptional(value, &v.Direction, rpcimpl.UnmarshalJSON[OptimizationDirection]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("direction", v.Direction.UnmarshalJSON(value))
 		case "measureCommand":
-			return rpcimpl.AtField("measureCommand", rpcimpl.DecodeOptional(value, &v.MeasureCommand, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("measureCommand", rpcimpl.DecodeString(value, &v.MeasureCommand))
 		case "measureScript":
-			return rpcimpl.AtField("measureScript", rpcimpl.DecodeOptional(value, &v.MeasureScript, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("measureScript", rpcimpl.DecodeString(value, &v.MeasureScript))
 		case "checksCommand":
-			return rpcimpl.AtField("checksCommand", rpcimpl.DecodeOptional(value, &v.ChecksCommand, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("checksCommand", rpcimpl.DecodeString(value, &v.ChecksCommand))
 		case "checksScript":
-			return rpcimpl.AtField("checksScript", rpcimpl.DecodeOptional(value, &v.ChecksScript, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("checksScript", rpcimpl.DecodeString(value, &v.ChecksScript))
 		case "filesInScope":
 			return rpcimpl.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
 		case "subagents":
@@ -8417,17 +8432,17 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x AutoresearchStartParamsSubagents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IdeaGeneration != nil {
+	if x.IdeaGeneration {
 		b = append(b, `,"ideaGeneration":`...)
-		b = rpcimpl.AppendBool(b, *x.IdeaGeneration)
+		b = rpcimpl.AppendBool(b, x.IdeaGeneration)
 	}
-	if x.MeasurementAnalysis != nil {
+	if x.MeasurementAnalysis {
 		b = append(b, `,"measurementAnalysis":`...)
-		b = rpcimpl.AppendBool(b, *x.MeasurementAnalysis)
+		b = rpcimpl.AppendBool(b, x.MeasurementAnalysis)
 	}
-	if x.Finalization != nil {
+	if x.Finalization {
 		b = append(b, `,"finalization":`...)
-		b = rpcimpl.AppendBool(b, *x.Finalization)
+		b = rpcimpl.AppendBool(b, x.Finalization)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8439,11 +8454,11 @@ func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ideaGeneration":
-			return rpcimpl.AtField("ideaGeneration", rpcimpl.DecodeOptional(value, &v.IdeaGeneration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("ideaGeneration", rpcimpl.DecodeBool(value, &v.IdeaGeneration))
 		case "measurementAnalysis":
-			return rpcimpl.AtField("measurementAnalysis", rpcimpl.DecodeOptional(value, &v.MeasurementAnalysis, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("measurementAnalysis", rpcimpl.DecodeBool(value, &v.MeasurementAnalysis))
 		case "finalization":
-			return rpcimpl.AtField("finalization", rpcimpl.DecodeOptional(value, &v.Finalization, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("finalization", rpcimpl.DecodeBool(value, &v.Finalization))
 		}
 		return nil
 	})
@@ -8606,9 +8621,9 @@ func (x AutoresearchHistoryResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Attempts); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8629,7 +8644,7 @@ func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
 			has.Attempts = true
 			return rpcimpl.AtField("attempts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Attempts, rpcimpl.UnmarshalJSON[HistoryAttempt])))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -8652,9 +8667,9 @@ func (x AutoresearchReplayParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
 	b = rpcimpl.AppendString(b, x.AttemptID)
-	if x.Evaluator != nil {
+	if x.Evaluator != "" {
 		b = append(b, `,"evaluator":`...)
-		b = rpcimpl.AppendString(b, *x.Evaluator)
+		b = rpcimpl.AppendString(b, x.Evaluator)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8672,7 +8687,10 @@ func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
 			has.AttemptID = true
 			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "evaluator":
-			return rpcimpl.AtField("evaluator", rpcimpl.DecodeOptional(value, &v.Evaluator, rpcimpl.UnmarshalJSON[EvaluatorMode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("evaluator", v.Evaluator.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -8694,13 +8712,13 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.AttemptID != nil {
+	if x.AttemptID != "" {
 		b = append(b, `,"attemptId":`...)
-		b = rpcimpl.AppendString(b, *x.AttemptID)
+		b = rpcimpl.AppendString(b, x.AttemptID)
 	}
-	if x.EvaluatorMode != nil {
+	if x.EvaluatorMode != "" {
 		b = append(b, `,"evaluatorMode":`...)
-		b = rpcimpl.AppendString(b, *x.EvaluatorMode)
+		b = rpcimpl.AppendString(b, x.EvaluatorMode)
 	}
 	if x.Metrics != nil {
 		b = append(b, `,"metrics":`...)
@@ -8726,9 +8744,9 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8746,9 +8764,12 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "attemptId":
-			return rpcimpl.AtField("attemptId", rpcimpl.DecodeOptional(value, &v.AttemptID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("attemptId", rpcimpl.DecodeString(value, &v.AttemptID))
 		case "evaluatorMode":
-			return rpcimpl.AtField("evaluatorMode", rpcimpl.DecodeOptional(value, &v.EvaluatorMode, rpcimpl.UnmarshalJSON[EvaluatorMode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("evaluatorMode", v.EvaluatorMode.UnmarshalJSON(value))
 		case "metrics":
 			return rpcimpl.AtField("metrics", json.Unmarshal(value, &v.Metrics))
 		case "samples":
@@ -8758,7 +8779,7 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 		case "driftWarnings":
 			return rpcimpl.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -8797,9 +8818,9 @@ func (x AutoresearchRescoreResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Decisions); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8820,7 +8841,7 @@ func (x *AutoresearchRescoreResult) UnmarshalJSON(b []byte) error {
 			has.Decisions = true
 			return rpcimpl.AtField("decisions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Decisions, rpcimpl.UnmarshalJSON[DecisionRecord])))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -8892,9 +8913,9 @@ func (x AutoresearchCompareResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8914,7 +8935,7 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 		case "comparison":
 			return rpcimpl.AtField("comparison", rpcimpl.DecodeOptional(value, &v.Comparison, rpcimpl.UnmarshalJSON[AutoresearchCompareResultComparison]))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9000,9 +9021,9 @@ func (x AutoresearchParetoResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.AttemptIDs); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9023,7 +9044,7 @@ func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
 			has.AttemptIDs = true
 			return rpcimpl.AtField("attemptIds", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9092,9 +9113,9 @@ func (x AutoresearchPinResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"pinned":`...)
 	b = rpcimpl.AppendBool(b, x.Pinned)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9118,7 +9139,7 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 			has.Pinned = true
 			return rpcimpl.AtField("pinned", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Pinned)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9141,13 +9162,13 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x AutoresearchPruneParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DryRun != nil {
+	if x.DryRun {
 		b = append(b, `,"dryRun":`...)
-		b = rpcimpl.AppendBool(b, *x.DryRun)
+		b = rpcimpl.AppendBool(b, x.DryRun)
 	}
-	if x.Yes != nil {
+	if x.Yes {
 		b = append(b, `,"yes":`...)
-		b = rpcimpl.AppendBool(b, *x.Yes)
+		b = rpcimpl.AppendBool(b, x.Yes)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9159,9 +9180,9 @@ func (x *AutoresearchPruneParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dryRun":
-			return rpcimpl.AtField("dryRun", rpcimpl.DecodeOptional(value, &v.DryRun, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dryRun", rpcimpl.DecodeBool(value, &v.DryRun))
 		case "yes":
-			return rpcimpl.AtField("yes", rpcimpl.DecodeOptional(value, &v.Yes, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("yes", rpcimpl.DecodeBool(value, &v.Yes))
 		}
 		return nil
 	})
@@ -9202,9 +9223,9 @@ func (x AutoresearchPruneResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.BytesFreed)
 	b = append(b, `,"remainingBytes":`...)
 	b = rpcimpl.AppendInt(b, x.RemainingBytes)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9234,7 +9255,7 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 			has.RemainingBytes = true
 			return rpcimpl.AtField("remainingBytes", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RemainingBytes)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9340,13 +9361,13 @@ func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x SetupParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.SkipWelcome != nil {
+	if x.SkipWelcome {
 		b = append(b, `,"skipWelcome":`...)
-		b = rpcimpl.AppendBool(b, *x.SkipWelcome)
+		b = rpcimpl.AppendBool(b, x.SkipWelcome)
 	}
-	if x.QuickSetup != nil {
+	if x.QuickSetup {
 		b = append(b, `,"quickSetup":`...)
-		b = rpcimpl.AppendBool(b, *x.QuickSetup)
+		b = rpcimpl.AppendBool(b, x.QuickSetup)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9358,9 +9379,9 @@ func (x *SetupParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skipWelcome":
-			return rpcimpl.AtField("skipWelcome", rpcimpl.DecodeOptional(value, &v.SkipWelcome, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("skipWelcome", rpcimpl.DecodeBool(value, &v.SkipWelcome))
 		case "quickSetup":
-			return rpcimpl.AtField("quickSetup", rpcimpl.DecodeOptional(value, &v.QuickSetup, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("quickSetup", rpcimpl.DecodeBool(value, &v.QuickSetup))
 		}
 		return nil
 	})
@@ -9391,31 +9412,31 @@ func (x SetupResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = rpcimpl.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, x.Provider)
 	}
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = rpcimpl.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, x.Model)
 	}
-	if x.Locale != nil {
+	if x.Locale != "" {
 		b = append(b, `,"locale":`...)
-		b = rpcimpl.AppendString(b, *x.Locale)
+		b = rpcimpl.AppendString(b, x.Locale)
 	}
 	b = append(b, `,"skippedSteps":`...)
 	if b, err = rpcimpl.AppendValue(b, x.SkippedSteps); err != nil {
 		return nil, err
 	}
-	if x.AgentsFileCreated != nil {
+	if x.AgentsFileCreated {
 		b = append(b, `,"agentsFileCreated":`...)
-		b = rpcimpl.AppendBool(b, *x.AgentsFileCreated)
+		b = rpcimpl.AppendBool(b, x.AgentsFileCreated)
 	}
 	b = append(b, `,"cancelled":`...)
 	b = rpcimpl.AppendBool(b, x.Cancelled)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9433,21 +9454,21 @@ func (x *SetupResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "provider":
-			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeString(value, &v.Provider))
 		case "model":
-			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		case "locale":
-			return rpcimpl.AtField("locale", rpcimpl.DecodeOptional(value, &v.Locale, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("locale", rpcimpl.DecodeString(value, &v.Locale))
 		case "skippedSteps":
 			has.SkippedSteps = true
 			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeOptional(value, &v.AgentsFileCreated, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeBool(value, &v.AgentsFileCreated))
 		case "cancelled":
 			has.Cancelled = true
 			return rpcimpl.AtField("cancelled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Cancelled)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9538,9 +9559,9 @@ func (x RuntimeInspectResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"providerId":`...)
 	b = rpcimpl.AppendString(b, x.ProviderID)
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = rpcimpl.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, x.Model)
 	}
 	b = append(b, `,"authentication":`...)
 	b = rpcimpl.AppendString(b, x.Authentication)
@@ -9589,7 +9610,7 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 			has.ProviderID = true
 			return rpcimpl.AtField("providerId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		case "authentication":
 			has.Authentication = true
 			return rpcimpl.AtField("authentication", rpcimpl.NonNull(value, v.Authentication.UnmarshalJSON(value)))
@@ -9820,9 +9841,9 @@ func (x RuntimeInspectResultCliIdentityPackage) AppendJSON(b []byte) ([]byte, er
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
 	b = rpcimpl.AppendString(b, x.Version)
-	if x.Commit != nil {
+	if x.Commit != "" {
 		b = append(b, `,"commit":`...)
-		b = rpcimpl.AppendString(b, *x.Commit)
+		b = rpcimpl.AppendString(b, x.Commit)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9843,7 +9864,7 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 			has.Version = true
 			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "commit":
-			return rpcimpl.AtField("commit", rpcimpl.DecodeOptional(value, &v.Commit, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("commit", rpcimpl.DecodeString(value, &v.Commit))
 		}
 		return nil
 	})
@@ -10174,9 +10195,9 @@ func (x AnswerResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"providerId":`...)
 	b = rpcimpl.AppendString(b, x.ProviderID)
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = rpcimpl.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, x.Model)
 	}
 	b = append(b, `,"inferenceDestination":`...)
 	if b, err = rpcimpl.AppendValue(b, x.InferenceDestination); err != nil {
@@ -10204,7 +10225,7 @@ func (x *AnswerResult) UnmarshalJSON(b []byte) error {
 			has.ProviderID = true
 			return rpcimpl.AtField("providerId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		case "inferenceDestination":
 			has.InferenceDestination = true
 			return rpcimpl.AtField("inferenceDestination", rpcimpl.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
@@ -10757,13 +10778,13 @@ func (x TurnStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"turnId":`...)
 	b = rpcimpl.AppendString(b, x.TurnID)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = rpcimpl.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, x.SessionID)
 	}
-	if x.Instruction != nil {
+	if x.Instruction != "" {
 		b = append(b, `,"instruction":`...)
-		b = rpcimpl.AppendString(b, *x.Instruction)
+		b = rpcimpl.AppendString(b, x.Instruction)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -10783,9 +10804,9 @@ func (x *TurnStartParams) UnmarshalJSON(b []byte) error {
 			has.TurnID = true
 			return rpcimpl.AtField("turnId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeString(value, &v.SessionID))
 		case "instruction":
-			return rpcimpl.AtField("instruction", rpcimpl.DecodeOptional(value, &v.Instruction, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("instruction", rpcimpl.DecodeString(value, &v.Instruction))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -10812,17 +10833,17 @@ func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"turnId":`...)
 	b = rpcimpl.AppendString(b, x.TurnID)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = rpcimpl.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, x.SessionID)
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
 		b = rpcimpl.AppendInt(b, *x.TokensUsed)
 	}
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, x.TokensUsageStatus)
 	}
 	if x.DurationMs != nil {
 		b = append(b, `,"durationMs":`...)
@@ -10834,9 +10855,9 @@ func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = rpcimpl.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, x.Reason)
 	}
 	if x.Stats != nil {
 		b = append(b, `,"stats":`...)
@@ -10862,17 +10883,23 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 			has.TurnID = true
 			return rpcimpl.AtField("turnId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeString(value, &v.SessionID))
 		case "tokensUsed":
 			return rpcimpl.AtField("tokensUsed", rpcimpl.DecodeOptional(value, &v.TokensUsed, rpcimpl.DecodeInt[int64]))
 		case "tokensUsageStatus":
-			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "durationMs":
 			return rpcimpl.AtField("durationMs", rpcimpl.DecodeOptional(value, &v.DurationMs, rpcimpl.DecodeInt[int64]))
 		case "contextPercent":
 			return rpcimpl.AtField("contextPercent", rpcimpl.DecodeOptional(value, &v.ContextPercent, rpcimpl.DecodeFloat[float64]))
 		case "reason":
-			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.UnmarshalJSON[TurnEndReason]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("reason", v.Reason.UnmarshalJSON(value))
 		case "stats":
 			return rpcimpl.AtField("stats", rpcimpl.DecodeOptional(value, &v.Stats, rpcimpl.UnmarshalJSON[TurnEndParamsStats]))
 		case "timestamp":
@@ -10901,9 +10928,9 @@ func (x TurnEndParamsStats) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
 	b = rpcimpl.AppendInt(b, x.TokensUsed)
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, x.TokensUsageStatus)
 	}
 	b = append(b, `,"duration":`...)
 	b = rpcimpl.AppendInt(b, x.Duration)
@@ -10927,7 +10954,10 @@ func (x *TurnEndParamsStats) UnmarshalJSON(b []byte) error {
 			has.TokensUsed = true
 			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "duration":
 			has.Duration = true
 			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
@@ -10958,13 +10988,13 @@ func (x MessageStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"messageId":`...)
 	b = rpcimpl.AppendString(b, x.MessageID)
-	if x.Role != nil {
+	if x.Role != "" {
 		b = append(b, `,"role":`...)
-		b = rpcimpl.AppendString(b, *x.Role)
+		b = rpcimpl.AppendString(b, x.Role)
 	}
-	if x.TurnID != nil {
+	if x.TurnID != "" {
 		b = append(b, `,"turnId":`...)
-		b = rpcimpl.AppendString(b, *x.TurnID)
+		b = rpcimpl.AppendString(b, x.TurnID)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -10976,7 +11006,7 @@ func (x MessageStartParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 	var v MessageStartParams
 	var has struct {
-		MessageID, Timestamp bool
+		MessageID, Role, Timestamp bool
 	}
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -10984,9 +11014,13 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 			has.MessageID = true
 			return rpcimpl.AtField("messageId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MessageID)))
 		case "role":
-			return rpcimpl.AtField("role", rpcimpl.DecodeOptional(value, &v.Role, rpcimpl.DecodeString[string]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			has.Role = true
+			return rpcimpl.AtField("role", rpcimpl.DecodeString(value, &v.Role))
 		case "turnId":
-			return rpcimpl.AtField("turnId", rpcimpl.DecodeOptional(value, &v.TurnID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("turnId", rpcimpl.DecodeString(value, &v.TurnID))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -10999,7 +11033,7 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.MessageID:
 		return rpcimpl.MissingField("messageId")
-	case v.Role != nil && *v.Role != "assistant":
+	case has.Role && v.Role != "assistant":
 		return rpcimpl.AtField("role", errors.New("must be \"assistant\""))
 	case !has.Timestamp:
 		return rpcimpl.MissingField("timestamp")
@@ -11012,15 +11046,15 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x MessageUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.MessageID != nil {
+	if x.MessageID != "" {
 		b = append(b, `,"messageId":`...)
-		b = rpcimpl.AppendString(b, *x.MessageID)
+		b = rpcimpl.AppendString(b, x.MessageID)
 	}
 	b = append(b, `,"delta":`...)
 	b = rpcimpl.AppendString(b, x.Delta)
-	if x.Thought != nil {
+	if x.Thought != "" {
 		b = append(b, `,"thought":`...)
-		b = rpcimpl.AppendString(b, *x.Thought)
+		b = rpcimpl.AppendString(b, x.Thought)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -11037,12 +11071,12 @@ func (x *MessageUpdateParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageId":
-			return rpcimpl.AtField("messageId", rpcimpl.DecodeOptional(value, &v.MessageID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("messageId", rpcimpl.DecodeString(value, &v.MessageID))
 		case "delta":
 			has.Delta = true
 			return rpcimpl.AtField("delta", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Delta)))
 		case "thought":
-			return rpcimpl.AtField("thought", rpcimpl.DecodeOptional(value, &v.Thought, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("thought", rpcimpl.DecodeString(value, &v.Thought))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -11077,9 +11111,9 @@ func (x MessageEndParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Aborted != nil {
+	if x.Aborted {
 		b = append(b, `,"aborted":`...)
-		b = rpcimpl.AppendBool(b, *x.Aborted)
+		b = rpcimpl.AppendBool(b, x.Aborted)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -11104,7 +11138,7 @@ func (x *MessageEndParams) UnmarshalJSON(b []byte) error {
 		case "toolCalls":
 			return rpcimpl.AtField("toolCalls", rpcimpl.DecodeArray(value, &v.ToolCalls, rpcimpl.UnmarshalJSON[ToolCall]))
 		case "aborted":
-			return rpcimpl.AtField("aborted", rpcimpl.DecodeOptional(value, &v.Aborted, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("aborted", rpcimpl.DecodeBool(value, &v.Aborted))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -11146,9 +11180,9 @@ func (x ToolStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
 	b = rpcimpl.AppendString(b, x.ToolID)
-	if x.ParentToolID != nil {
+	if x.ParentToolID != "" {
 		b = append(b, `,"parentToolId":`...)
-		b = rpcimpl.AppendString(b, *x.ParentToolID)
+		b = rpcimpl.AppendString(b, x.ParentToolID)
 	}
 	b = append(b, `,"toolName":`...)
 	b = rpcimpl.AppendString(b, x.ToolName)
@@ -11174,7 +11208,7 @@ func (x *ToolStartParams) UnmarshalJSON(b []byte) error {
 			has.ToolID = true
 			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return rpcimpl.AtField("parentToolId", rpcimpl.DecodeOptional(value, &v.ParentToolID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("parentToolId", rpcimpl.DecodeString(value, &v.ParentToolID))
 		case "toolName":
 			has.ToolName = true
 			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
@@ -11266,21 +11300,21 @@ func (x ToolEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
 	b = rpcimpl.AppendString(b, x.ToolID)
-	if x.ParentToolID != nil {
+	if x.ParentToolID != "" {
 		b = append(b, `,"parentToolId":`...)
-		b = rpcimpl.AppendString(b, *x.ParentToolID)
+		b = rpcimpl.AppendString(b, x.ParentToolID)
 	}
 	b = append(b, `,"toolName":`...)
 	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Output != nil {
+	if x.Output != "" {
 		b = append(b, `,"output":`...)
-		b = rpcimpl.AppendString(b, *x.Output)
+		b = rpcimpl.AppendString(b, x.Output)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -11300,7 +11334,7 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 			has.ToolID = true
 			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return rpcimpl.AtField("parentToolId", rpcimpl.DecodeOptional(value, &v.ParentToolID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("parentToolId", rpcimpl.DecodeString(value, &v.ParentToolID))
 		case "toolName":
 			has.ToolName = true
 			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
@@ -11308,9 +11342,9 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "output":
-			return rpcimpl.AtField("output", rpcimpl.DecodeOptional(value, &v.Output, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("output", rpcimpl.DecodeString(value, &v.Output))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -11412,9 +11446,9 @@ func (x StepEndParamsStep) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"stepNumber":`...)
 	b = rpcimpl.AppendInt(b, x.StepNumber)
-	if x.Thought != nil {
+	if x.Thought != "" {
 		b = append(b, `,"thought":`...)
-		b = rpcimpl.AppendString(b, *x.Thought)
+		b = rpcimpl.AppendString(b, x.Thought)
 	}
 	b = append(b, `,"toolCalls":`...)
 	if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
@@ -11440,7 +11474,7 @@ func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
 			has.StepNumber = true
 			return rpcimpl.AtField("stepNumber", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.StepNumber)))
 		case "thought":
-			return rpcimpl.AtField("thought", rpcimpl.DecodeOptional(value, &v.Thought, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("thought", rpcimpl.DecodeString(value, &v.Thought))
 		case "toolCalls":
 			has.ToolCalls = true
 			return rpcimpl.AtField("toolCalls", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ToolCalls, rpcimpl.UnmarshalJSON[ToolCall])))
@@ -11546,9 +11580,9 @@ func (x DirectoryAccessRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"path":`...)
 	b = rpcimpl.AppendString(b, x.Path)
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = rpcimpl.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, x.Reason)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -11571,7 +11605,7 @@ func (x *DirectoryAccessRequestParams) UnmarshalJSON(b []byte) error {
 			has.Path = true
 			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "reason":
-			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeString(value, &v.Reason))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -11931,9 +11965,9 @@ func (x HookPostToolParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"duration":`...)
 	b = rpcimpl.AppendInt(b, x.Duration)
-	if x.Output != nil {
+	if x.Output != "" {
 		b = append(b, `,"output":`...)
-		b = rpcimpl.AppendString(b, *x.Output)
+		b = rpcimpl.AppendString(b, x.Output)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -11962,7 +11996,7 @@ func (x *HookPostToolParams) UnmarshalJSON(b []byte) error {
 			has.Duration = true
 			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "output":
-			return rpcimpl.AtField("output", rpcimpl.DecodeOptional(value, &v.Output, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("output", rpcimpl.DecodeString(value, &v.Output))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -12115,9 +12149,9 @@ func (x HookPostResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
 	b = rpcimpl.AppendInt(b, x.TokensUsed)
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, x.TokensUsageStatus)
 	}
 	b = append(b, `,"toolCallsCount":`...)
 	b = rpcimpl.AppendInt(b, x.ToolCallsCount)
@@ -12141,7 +12175,10 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 			has.TokensUsed = true
 			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
 			return rpcimpl.AtField("toolCallsCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ToolCallsCount)))
@@ -12178,9 +12215,9 @@ func (x HookSessionErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"error":`...)
 	b = rpcimpl.AppendString(b, x.Error)
-	if x.Code != nil {
+	if x.Code != "" {
 		b = append(b, `,"code":`...)
-		b = rpcimpl.AppendString(b, *x.Code)
+		b = rpcimpl.AppendString(b, x.Code)
 	}
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
@@ -12206,7 +12243,7 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 			has.Error = true
 			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "code":
-			return rpcimpl.AtField("code", rpcimpl.DecodeOptional(value, &v.Code, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("code", rpcimpl.DecodeString(value, &v.Code))
 		case "context":
 			return rpcimpl.AtField("context", json.Unmarshal(value, &v.Context))
 		case "timestamp":
@@ -12234,9 +12271,9 @@ func (x HookRateLimitParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"error":`...)
 	b = rpcimpl.AppendString(b, x.Error)
-	if x.Code != nil {
+	if x.Code != "" {
 		b = append(b, `,"code":`...)
-		b = rpcimpl.AppendString(b, *x.Code)
+		b = rpcimpl.AppendString(b, x.Code)
 	}
 	if x.RetryAfterMs != nil {
 		b = append(b, `,"retryAfterMs":`...)
@@ -12246,13 +12283,13 @@ func (x HookRateLimitParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"httpStatus":`...)
 		b = rpcimpl.AppendInt(b, *x.HTTPStatus)
 	}
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = rpcimpl.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, x.Model)
 	}
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = rpcimpl.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, x.Provider)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -12272,15 +12309,15 @@ func (x *HookRateLimitParams) UnmarshalJSON(b []byte) error {
 			has.Error = true
 			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "code":
-			return rpcimpl.AtField("code", rpcimpl.DecodeOptional(value, &v.Code, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("code", rpcimpl.DecodeString(value, &v.Code))
 		case "retryAfterMs":
 			return rpcimpl.AtField("retryAfterMs", rpcimpl.DecodeOptional(value, &v.RetryAfterMs, rpcimpl.DecodeInt[int64]))
 		case "httpStatus":
 			return rpcimpl.AtField("httpStatus", rpcimpl.DecodeOptional(value, &v.HTTPStatus, rpcimpl.DecodeInt[int64]))
 		case "model":
-			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		case "provider":
-			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeString(value, &v.Provider))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -12306,9 +12343,9 @@ func (x HookStopParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
 	b = rpcimpl.AppendInt(b, x.TokensUsed)
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, x.TokensUsageStatus)
 	}
 	b = append(b, `,"toolCallsCount":`...)
 	b = rpcimpl.AppendInt(b, x.ToolCallsCount)
@@ -12332,7 +12369,10 @@ func (x *HookStopParams) UnmarshalJSON(b []byte) error {
 			has.TokensUsed = true
 			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
 			return rpcimpl.AtField("toolCallsCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ToolCallsCount)))
@@ -12467,9 +12507,9 @@ func (x HookSubagentStopParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"duration":`...)
 	b = rpcimpl.AppendInt(b, x.Duration)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -12501,7 +12541,7 @@ func (x *HookSubagentStopParams) UnmarshalJSON(b []byte) error {
 			has.Duration = true
 			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -12536,13 +12576,13 @@ func (x HookPermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tool":`...)
 	b = rpcimpl.AppendString(b, x.Tool)
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = rpcimpl.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, x.Path)
 	}
-	if x.Command != nil {
+	if x.Command != "" {
 		b = append(b, `,"command":`...)
-		b = rpcimpl.AppendString(b, *x.Command)
+		b = rpcimpl.AppendString(b, x.Command)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -12568,9 +12608,9 @@ func (x *HookPermissionRequestParams) UnmarshalJSON(b []byte) error {
 			has.Tool = true
 			return rpcimpl.AtField("tool", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Tool)))
 		case "path":
-			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeString(value, &v.Path))
 		case "command":
-			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeString(value, &v.Command))
 		case "args":
 			return rpcimpl.AtField("args", json.Unmarshal(value, &v.Args))
 		case "timestamp":
@@ -12648,9 +12688,9 @@ func (x HookContextCompactedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"croppedCount":`...)
 	b = rpcimpl.AppendInt(b, x.CroppedCount)
-	if x.Summary != nil {
+	if x.Summary != "" {
 		b = append(b, `,"summary":`...)
-		b = rpcimpl.AppendString(b, *x.Summary)
+		b = rpcimpl.AppendString(b, x.Summary)
 	}
 	b = append(b, `,"usagePercent":`...)
 	if b, err = rpcimpl.AppendFloat(b, x.UsagePercent); err != nil {
@@ -12676,7 +12716,7 @@ func (x *HookContextCompactedParams) UnmarshalJSON(b []byte) error {
 			has.CroppedCount = true
 			return rpcimpl.AtField("croppedCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.CroppedCount)))
 		case "summary":
-			return rpcimpl.AtField("summary", rpcimpl.DecodeOptional(value, &v.Summary, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("summary", rpcimpl.DecodeString(value, &v.Summary))
 		case "usagePercent":
 			has.UsagePercent = true
 			return rpcimpl.AtField("usagePercent", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.UsagePercent)))
@@ -13026,19 +13066,19 @@ func (x AutoresearchEventParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Operation)
 	b = append(b, `,"phase":`...)
 	b = rpcimpl.AppendString(b, x.Phase)
-	if x.AttemptID != nil {
+	if x.AttemptID != "" {
 		b = append(b, `,"attemptId":`...)
-		b = rpcimpl.AppendString(b, *x.AttemptID)
+		b = rpcimpl.AppendString(b, x.AttemptID)
 	}
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Applied != nil {
+	if x.Applied {
 		b = append(b, `,"applied":`...)
-		b = rpcimpl.AppendBool(b, *x.Applied)
+		b = rpcimpl.AppendBool(b, x.Applied)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -13061,14 +13101,14 @@ func (x *AutoresearchEventParams) UnmarshalJSON(b []byte) error {
 			has.Phase = true
 			return rpcimpl.AtField("phase", rpcimpl.NonNull(value, v.Phase.UnmarshalJSON(value)))
 		case "attemptId":
-			return rpcimpl.AtField("attemptId", rpcimpl.DecodeOptional(value, &v.AttemptID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("attemptId", rpcimpl.DecodeString(value, &v.AttemptID))
 		case "success":
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "applied":
-			return rpcimpl.AtField("applied", rpcimpl.DecodeOptional(value, &v.Applied, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("applied", rpcimpl.DecodeBool(value, &v.Applied))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -13463,7 +13503,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skill":
-			return rpcimpl.AtField("skill", rpcimpl.DecodeOptional(value, &v.Skill, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("skill", rpcimpl.DecodeString(value, &v.Skill))
 		case "message":
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
@@ -13497,9 +13537,9 @@ func (x ScheduleTriggeredParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"prompt":`...)
 	b = rpcimpl.AppendString(b, x.Prompt)
-	if x.ScheduleID != nil {
+	if x.ScheduleID != "" {
 		b = append(b, `,"scheduleId":`...)
-		b = rpcimpl.AppendString(b, *x.ScheduleID)
+		b = rpcimpl.AppendString(b, x.ScheduleID)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -13519,7 +13559,7 @@ func (x *ScheduleTriggeredParams) UnmarshalJSON(b []byte) error {
 			has.Prompt = true
 			return rpcimpl.AtField("prompt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Prompt)))
 		case "scheduleId":
-			return rpcimpl.AtField("scheduleId", rpcimpl.DecodeOptional(value, &v.ScheduleID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheduleId", rpcimpl.DecodeString(value, &v.ScheduleID))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -13703,21 +13743,21 @@ func (x SetupCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = rpcimpl.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, x.Provider)
 	}
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = rpcimpl.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, x.Model)
 	}
 	b = append(b, `,"skippedSteps":`...)
 	if b, err = rpcimpl.AppendValue(b, x.SkippedSteps); err != nil {
 		return nil, err
 	}
-	if x.AgentsFileCreated != nil {
+	if x.AgentsFileCreated {
 		b = append(b, `,"agentsFileCreated":`...)
-		b = rpcimpl.AppendBool(b, *x.AgentsFileCreated)
+		b = rpcimpl.AppendBool(b, x.AgentsFileCreated)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13738,14 +13778,14 @@ func (x *SetupCompleteParams) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "provider":
-			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeString(value, &v.Provider))
 		case "model":
-			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		case "skippedSteps":
 			has.SkippedSteps = true
 			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeOptional(value, &v.AgentsFileCreated, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeBool(value, &v.AgentsFileCreated))
 		}
 		return nil
 	})

@@ -63,6 +63,12 @@ func (x *InferenceDestination) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InferenceDestination) IsZero() bool {
+	return x.InProcess == nil && x.LocalSubprocess == nil && x.LocalService == nil && x.Hosted == nil && x.Opaque == nil
+}
+
 // AutoresearchRescoreParams says what autohand.autoresearch.rescore decides
 // again on; an object with neither attemptId nor all true is InvalidParams.
 //
@@ -106,6 +112,12 @@ func (x *AutoresearchRescoreParams) Value() any {
 		return *x.RescoreAll
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x AutoresearchRescoreParams) IsZero() bool {
+	return x.RescoreAttempt == nil && x.RescoreAll == nil
 }
 
 // GoalGetResult is the result of autohand.goal.get.
@@ -153,6 +165,12 @@ func (x *GoalGetResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GoalGetResult) IsZero() bool {
+	return x.GoalSnapshot == nil && x.GoalDisabled == nil
+}
+
 // GoalQueueResult is the result of autohand.goal.queue.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -198,6 +216,12 @@ func (x *GoalQueueResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GoalQueueResult) IsZero() bool {
+	return x.GoalMutationResult == nil && x.GoalSnapshot == nil
+}
+
 // GoalListTemplatesResult is the result of autohand.goal.listTemplates.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -234,4 +258,10 @@ func (x *GoalListTemplatesResult) Value() any {
 		return *x.GoalDisabled
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GoalListTemplatesResult) IsZero() bool {
+	return x.GoalTemplates == nil && x.GoalDisabled == nil
 }

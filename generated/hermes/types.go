@@ -12,10 +12,10 @@ import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 type EventOptions struct {
 	// Send the message content with each message/changed. Defaults to false when
 	// absent.
-	IncludeContent *bool `json:"includeContent,omitempty"`
+	IncludeContent bool `json:"includeContent,omitempty"`
 
 	// The format of that content. Defaults to "hl7" when absent.
-	Format *MessageFormat `json:"format,omitempty"`
+	Format MessageFormat `json:"format,omitempty"`
 }
 
 // EventSubscription is one editor event the extension wants to hear about.
@@ -31,7 +31,7 @@ type Capabilities struct {
 	Commands []string `json:"commands,omitzero"`
 
 	// Whether it provides schema overrides.
-	SchemaProvider *bool `json:"schemaProvider,omitempty"`
+	SchemaProvider bool `json:"schemaProvider,omitempty"`
 
 	// The editor events it subscribes to; none when absent.
 	Events []EventSubscription `json:"events,omitzero"`
@@ -54,7 +54,7 @@ type ToolbarButton struct {
 	Command string `json:"command"`
 
 	// Buttons with the same group are shown together.
-	Group *string `json:"group,omitempty"`
+	Group string `json:"group,omitempty"`
 }
 
 // FieldOverride overrides the definition of one field (or one component of it)
@@ -132,10 +132,10 @@ type Patch struct {
 	Value *string `json:"value,omitempty"`
 
 	// Delete the whole segment the path names.
-	Remove *bool `json:"remove,omitempty"`
+	Remove bool `json:"remove,omitempty"`
 
 	// Create the segment the path names if it is missing.
-	Create *bool `json:"create,omitempty"`
+	Create bool `json:"create,omitempty"`
 }
 
 // PatchError says why one patch of editor/patchMessage was not applied.
@@ -162,10 +162,10 @@ type FileFilter struct {
 // FileDialogParams holds the common options of the file dialogues.
 type FileDialogParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 }
 
 // InitializeParams are the params of initialize.
@@ -189,13 +189,13 @@ type InitializeResult struct {
 	Version string `json:"version"`
 
 	// One-line description.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Author names.
 	Authors []string `json:"authors,omitzero"`
 
 	// URL with more information.
-	Homepage *string `json:"homepage,omitempty"`
+	Homepage string `json:"homepage,omitempty"`
 
 	// What it offers and wants; absent is the same as an empty object.
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
@@ -210,7 +210,7 @@ type InitializeResult struct {
 // ShutdownParams are the params of shutdown.
 type ShutdownParams struct {
 	// Why; upstream sends it but lets it be absent.
-	Reason *ShutdownReason `json:"reason,omitempty"`
+	Reason ShutdownReason `json:"reason,omitempty"`
 }
 
 // ShutdownResult is the result of shutdown.
@@ -237,22 +237,22 @@ type WindowClosedParams struct {
 // MessageChangedParams are the params of message/changed.
 type MessageChangedParams struct {
 	// The content, when the subscription has includeContent.
-	Message *string `json:"message,omitempty"`
+	Message string `json:"message,omitempty"`
 
 	// The format of message, when it is present.
-	Format *MessageFormat `json:"format,omitempty"`
+	Format MessageFormat `json:"format,omitempty"`
 
 	// Whether the message belongs to a file.
 	HasFile bool `json:"hasFile"`
 
 	// That file, when hasFile is true.
-	FilePath *string `json:"filePath,omitempty"`
+	FilePath string `json:"filePath,omitempty"`
 }
 
 // MessageOpenedParams are the params of message/opened.
 type MessageOpenedParams struct {
 	// The opened file; absent for a new message.
-	FilePath *string `json:"filePath,omitempty"`
+	FilePath string `json:"filePath,omitempty"`
 
 	// Whether this is a new, untitled message.
 	IsNew bool `json:"isNew"`
@@ -283,7 +283,7 @@ type EditorGetMessageResult struct {
 	HasFile bool `json:"hasFile"`
 
 	// That file, when there is one.
-	FilePath *string `json:"filePath,omitempty"`
+	FilePath string `json:"filePath,omitempty"`
 }
 
 // EditorPatchMessageParams are the params of editor/patchMessage.
@@ -319,7 +319,7 @@ type EditorSetMessageResult struct {
 	Success bool `json:"success"`
 
 	// Why not, when success is false.
-	Error *string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // UIOpenWindowParams are the params of ui/openWindow.
@@ -337,7 +337,7 @@ type UIOpenWindowParams struct {
 	Height *uint32 `json:"height,omitempty"`
 
 	// Block the main window while it is open. Defaults to false when absent.
-	Modal *bool `json:"modal,omitempty"`
+	Modal bool `json:"modal,omitempty"`
 
 	// Let the user resize it. Defaults to true when absent.
 	Resizable *bool `json:"resizable,omitempty"`
@@ -367,10 +367,10 @@ type UIShowMessageParams struct {
 	Message string `json:"message"`
 
 	// The title.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The styling. Defaults to "info" when absent.
-	Kind *MessageKind `json:"kind,omitempty"`
+	Kind MessageKind `json:"kind,omitempty"`
 }
 
 // UIShowMessageResult is the result of ui/showMessage.
@@ -385,10 +385,10 @@ type UIShowConfirmParams struct {
 	Message string `json:"message"`
 
 	// The title.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The buttons offered. Defaults to "yesNo" when absent.
-	Buttons *ConfirmButtons `json:"buttons,omitempty"`
+	Buttons ConfirmButtons `json:"buttons,omitempty"`
 }
 
 // UIShowConfirmResult is the result of ui/showConfirm.
@@ -400,10 +400,10 @@ type UIShowConfirmResult struct {
 // UIOpenFileParams are the params of ui/openFile.
 type UIOpenFileParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 
 	// File types offered.
 	Filters []FileFilter `json:"filters,omitzero"`
@@ -418,10 +418,10 @@ type UIOpenFileResult struct {
 // UIOpenFilesParams are the params of ui/openFiles.
 type UIOpenFilesParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 
 	// File types offered.
 	Filters []FileFilter `json:"filters,omitzero"`
@@ -436,13 +436,13 @@ type UIOpenFilesResult struct {
 // UISaveFileParams are the params of ui/saveFile.
 type UISaveFileParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 
 	// File name proposed.
-	DefaultName *string `json:"defaultName,omitempty"`
+	DefaultName string `json:"defaultName,omitempty"`
 
 	// File types offered.
 	Filters []FileFilter `json:"filters,omitzero"`
@@ -457,10 +457,10 @@ type UISaveFileResult struct {
 // UISelectDirectoryParams are the params of ui/selectDirectory.
 type UISelectDirectoryParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 }
 
 // UISelectDirectoryResult is the result of ui/selectDirectory.

@@ -17,13 +17,13 @@ import (
 // it, without reflection.
 func (x EventOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IncludeContent != nil {
+	if x.IncludeContent {
 		b = append(b, `,"includeContent":`...)
-		b = rpcimpl.AppendBool(b, *x.IncludeContent)
+		b = rpcimpl.AppendBool(b, x.IncludeContent)
 	}
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = rpcimpl.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, x.Format)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -35,9 +35,12 @@ func (x *EventOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeContent":
-			return rpcimpl.AtField("includeContent", rpcimpl.DecodeOptional(value, &v.IncludeContent, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("includeContent", rpcimpl.DecodeBool(value, &v.IncludeContent))
 		case "format":
-			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[MessageFormat]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("format", v.Format.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -103,9 +106,9 @@ func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.SchemaProvider != nil {
+	if x.SchemaProvider {
 		b = append(b, `,"schemaProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.SchemaProvider)
+		b = rpcimpl.AppendBool(b, x.SchemaProvider)
 	}
 	if x.Events != nil {
 		b = append(b, `,"events":`...)
@@ -125,7 +128,7 @@ func (x *Capabilities) UnmarshalJSON(b []byte) error {
 		case "commands":
 			return rpcimpl.AtField("commands", json.Unmarshal(value, &v.Commands))
 		case "schemaProvider":
-			return rpcimpl.AtField("schemaProvider", rpcimpl.DecodeOptional(value, &v.SchemaProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("schemaProvider", rpcimpl.DecodeBool(value, &v.SchemaProvider))
 		case "events":
 			return rpcimpl.AtField("events", rpcimpl.DecodeArray(value, &v.Events, rpcimpl.UnmarshalJSON[EventSubscription]))
 		}
@@ -150,9 +153,9 @@ func (x ToolbarButton) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Icon)
 	b = append(b, `,"command":`...)
 	b = rpcimpl.AppendString(b, x.Command)
-	if x.Group != nil {
+	if x.Group != "" {
 		b = append(b, `,"group":`...)
-		b = rpcimpl.AppendString(b, *x.Group)
+		b = rpcimpl.AppendString(b, x.Group)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -179,7 +182,7 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 			has.Command = true
 			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		case "group":
-			return rpcimpl.AtField("group", rpcimpl.DecodeOptional(value, &v.Group, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("group", rpcimpl.DecodeString(value, &v.Group))
 		}
 		return nil
 	})
@@ -423,13 +426,13 @@ func (x Patch) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"value":`...)
 		b = rpcimpl.AppendString(b, *x.Value)
 	}
-	if x.Remove != nil {
+	if x.Remove {
 		b = append(b, `,"remove":`...)
-		b = rpcimpl.AppendBool(b, *x.Remove)
+		b = rpcimpl.AppendBool(b, x.Remove)
 	}
-	if x.Create != nil {
+	if x.Create {
 		b = append(b, `,"create":`...)
-		b = rpcimpl.AppendBool(b, *x.Create)
+		b = rpcimpl.AppendBool(b, x.Create)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -449,9 +452,9 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 		case "value":
 			return rpcimpl.AtField("value", rpcimpl.DecodeOptional(value, &v.Value, rpcimpl.DecodeString[string]))
 		case "remove":
-			return rpcimpl.AtField("remove", rpcimpl.DecodeOptional(value, &v.Remove, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("remove", rpcimpl.DecodeBool(value, &v.Remove))
 		case "create":
-			return rpcimpl.AtField("create", rpcimpl.DecodeOptional(value, &v.Create, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("create", rpcimpl.DecodeBool(value, &v.Create))
 		}
 		return nil
 	})
@@ -577,13 +580,13 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x FileDialogParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = rpcimpl.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, x.DefaultPath)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -595,9 +598,9 @@ func (x *FileDialogParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeString(value, &v.DefaultPath))
 		}
 		return nil
 	})
@@ -666,9 +669,9 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
 	b = rpcimpl.AppendString(b, x.Version)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.Authors != nil {
 		b = append(b, `,"authors":`...)
@@ -676,9 +679,9 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Homepage != nil {
+	if x.Homepage != "" {
 		b = append(b, `,"homepage":`...)
-		b = rpcimpl.AppendString(b, *x.Homepage)
+		b = rpcimpl.AppendString(b, x.Homepage)
 	}
 	if x.Capabilities != nil {
 		b = append(b, `,"capabilities":`...)
@@ -717,11 +720,11 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 			has.Version = true
 			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "authors":
 			return rpcimpl.AtField("authors", json.Unmarshal(value, &v.Authors))
 		case "homepage":
-			return rpcimpl.AtField("homepage", rpcimpl.DecodeOptional(value, &v.Homepage, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("homepage", rpcimpl.DecodeString(value, &v.Homepage))
 		case "capabilities":
 			return rpcimpl.AtField("capabilities", rpcimpl.DecodeOptional(value, &v.Capabilities, rpcimpl.UnmarshalJSON[Capabilities]))
 		case "toolbarButtons":
@@ -748,9 +751,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ShutdownParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = rpcimpl.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, x.Reason)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -762,7 +765,10 @@ func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.UnmarshalJSON[ShutdownReason]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("reason", v.Reason.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -889,19 +895,19 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x MessageChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = rpcimpl.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, x.Format)
 	}
 	b = append(b, `,"hasFile":`...)
 	b = rpcimpl.AppendBool(b, x.HasFile)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"filePath":`...)
-		b = rpcimpl.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, x.FilePath)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -916,14 +922,17 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		case "format":
-			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[MessageFormat]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("format", v.Format.UnmarshalJSON(value))
 		case "hasFile":
 			has.HasFile = true
 			return rpcimpl.AtField("hasFile", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return rpcimpl.AtField("filePath", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("filePath", rpcimpl.DecodeString(value, &v.FilePath))
 		}
 		return nil
 	})
@@ -942,9 +951,9 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x MessageOpenedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"filePath":`...)
-		b = rpcimpl.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, x.FilePath)
 	}
 	b = append(b, `,"isNew":`...)
 	b = rpcimpl.AppendBool(b, x.IsNew)
@@ -961,7 +970,7 @@ func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filePath":
-			return rpcimpl.AtField("filePath", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("filePath", rpcimpl.DecodeString(value, &v.FilePath))
 		case "isNew":
 			has.IsNew = true
 			return rpcimpl.AtField("isNew", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.IsNew)))
@@ -1064,9 +1073,9 @@ func (x EditorGetMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"hasFile":`...)
 	b = rpcimpl.AppendBool(b, x.HasFile)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"filePath":`...)
-		b = rpcimpl.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, x.FilePath)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1087,7 +1096,7 @@ func (x *EditorGetMessageResult) UnmarshalJSON(b []byte) error {
 			has.HasFile = true
 			return rpcimpl.AtField("hasFile", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return rpcimpl.AtField("filePath", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("filePath", rpcimpl.DecodeString(value, &v.FilePath))
 		}
 		return nil
 	})
@@ -1254,9 +1263,9 @@ func (x EditorSetMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1274,7 +1283,7 @@ func (x *EditorSetMessageResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -1305,9 +1314,9 @@ func (x UIOpenWindowParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"height":`...)
 		b = rpcimpl.AppendInt(b, *x.Height)
 	}
-	if x.Modal != nil {
+	if x.Modal {
 		b = append(b, `,"modal":`...)
-		b = rpcimpl.AppendBool(b, *x.Modal)
+		b = rpcimpl.AppendBool(b, x.Modal)
 	}
 	if x.Resizable != nil {
 		b = append(b, `,"resizable":`...)
@@ -1340,7 +1349,7 @@ func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
 				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "modal":
-			return rpcimpl.AtField("modal", rpcimpl.DecodeOptional(value, &v.Modal, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("modal", rpcimpl.DecodeBool(value, &v.Modal))
 		case "resizable":
 			return rpcimpl.AtField("resizable", rpcimpl.DecodeOptional(value, &v.Resizable, rpcimpl.DecodeBool[bool]))
 		}
@@ -1470,13 +1479,13 @@ func (x UIShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, x.Kind)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1494,9 +1503,12 @@ func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[MessageKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1552,13 +1564,13 @@ func (x UIShowConfirmParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Buttons != nil {
+	if x.Buttons != "" {
 		b = append(b, `,"buttons":`...)
-		b = rpcimpl.AppendString(b, *x.Buttons)
+		b = rpcimpl.AppendString(b, x.Buttons)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1576,9 +1588,12 @@ func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "buttons":
-			return rpcimpl.AtField("buttons", rpcimpl.DecodeOptional(value, &v.Buttons, rpcimpl.UnmarshalJSON[ConfirmButtons]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("buttons", v.Buttons.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1633,13 +1648,13 @@ func (x *UIShowConfirmResult) UnmarshalJSON(b []byte) error {
 func (x UIOpenFileParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = rpcimpl.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, x.DefaultPath)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
@@ -1657,9 +1672,9 @@ func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeString(value, &v.DefaultPath))
 		case "filters":
 			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileFilter]))
 		}
@@ -1716,13 +1731,13 @@ func (x *UIOpenFileResult) UnmarshalJSON(b []byte) error {
 func (x UIOpenFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = rpcimpl.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, x.DefaultPath)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
@@ -1740,9 +1755,9 @@ func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeString(value, &v.DefaultPath))
 		case "filters":
 			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileFilter]))
 		}
@@ -1798,17 +1813,17 @@ func (x *UIOpenFilesResult) UnmarshalJSON(b []byte) error {
 func (x UISaveFileParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = rpcimpl.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, x.DefaultPath)
 	}
-	if x.DefaultName != nil {
+	if x.DefaultName != "" {
 		b = append(b, `,"defaultName":`...)
-		b = rpcimpl.AppendString(b, *x.DefaultName)
+		b = rpcimpl.AppendString(b, x.DefaultName)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
@@ -1826,11 +1841,11 @@ func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeString(value, &v.DefaultPath))
 		case "defaultName":
-			return rpcimpl.AtField("defaultName", rpcimpl.DecodeOptional(value, &v.DefaultName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("defaultName", rpcimpl.DecodeString(value, &v.DefaultName))
 		case "filters":
 			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileFilter]))
 		}
@@ -1886,13 +1901,13 @@ func (x *UISaveFileResult) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x UISelectDirectoryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = rpcimpl.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, x.DefaultPath)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1904,9 +1919,9 @@ func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeString(value, &v.DefaultPath))
 		}
 		return nil
 	})

@@ -24,8 +24,8 @@ type DocumentURI string
 type ImplementationParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // Location is described at
@@ -39,8 +39,8 @@ type Location struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationRegistrationOptions
 type ImplementationRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // TypeDefinitionParams is described at
@@ -48,16 +48,16 @@ type ImplementationRegistrationOptions struct {
 type TypeDefinitionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // TypeDefinitionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionRegistrationOptions
 type TypeDefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // WorkspaceFolder is described at
@@ -82,8 +82,8 @@ type ConfigurationParams struct {
 // DocumentColorParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorParams
 type DocumentColorParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -98,15 +98,15 @@ type ColorInformation struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorRegistrationOptions
 type DocumentColorRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // ColorPresentationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorPresentationParams
 type ColorPresentationParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Color              Color                  `json:"color"`
 	Range              Range                  `json:"range"`
@@ -123,7 +123,7 @@ type ColorPresentation struct {
 // WorkDoneProgressOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressOptions
 type WorkDoneProgressOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // TextDocumentRegistrationOptions is described at
@@ -135,30 +135,30 @@ type TextDocumentRegistrationOptions struct {
 // FoldingRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeParams
 type FoldingRangeParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
 // FoldingRange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRange
 type FoldingRange struct {
-	StartLine      uint32            `json:"startLine"`
-	StartCharacter *uint32           `json:"startCharacter,omitempty"`
-	EndLine        uint32            `json:"endLine"`
-	EndCharacter   *uint32           `json:"endCharacter,omitempty"`
-	Kind           *FoldingRangeKind `json:"kind,omitempty"`
+	StartLine      uint32           `json:"startLine"`
+	StartCharacter *uint32          `json:"startCharacter,omitempty"`
+	EndLine        uint32           `json:"endLine"`
+	EndCharacter   *uint32          `json:"endCharacter,omitempty"`
+	Kind           FoldingRangeKind `json:"kind,omitempty"`
 
 	// Since 3.17.0.
-	CollapsedText *string `json:"collapsedText,omitempty"`
+	CollapsedText string `json:"collapsedText,omitempty"`
 }
 
 // FoldingRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeRegistrationOptions
 type FoldingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // DeclarationParams is described at
@@ -166,23 +166,23 @@ type FoldingRangeRegistrationOptions struct {
 type DeclarationParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // DeclarationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationRegistrationOptions
 type DeclarationRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // SelectionRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeParams
 type SelectionRangeParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Positions          []Position             `json:"positions"`
 }
@@ -197,9 +197,9 @@ type SelectionRange struct {
 // SelectionRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeRegistrationOptions
 type SelectionRangeRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // WorkDoneProgressCreateParams is described at
@@ -221,7 +221,7 @@ type WorkDoneProgressCancelParams struct {
 type CallHierarchyPrepareParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // CallHierarchyItem is described at
@@ -232,7 +232,7 @@ type CallHierarchyItem struct {
 	Name           string      `json:"name"`
 	Kind           SymbolKind  `json:"kind"`
 	Tags           []SymbolTag `json:"tags,omitzero"`
-	Detail         *string     `json:"detail,omitempty"`
+	Detail         string      `json:"detail,omitempty"`
 	URI            DocumentURI `json:"uri"`
 	Range          Range       `json:"range"`
 	SelectionRange Range       `json:"selectionRange"`
@@ -245,8 +245,8 @@ type CallHierarchyItem struct {
 // Since 3.16.0.
 type CallHierarchyRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // CallHierarchyIncomingCallsParams is described at
@@ -254,8 +254,8 @@ type CallHierarchyRegistrationOptions struct {
 //
 // Since 3.16.0.
 type CallHierarchyIncomingCallsParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               CallHierarchyItem `json:"item"`
 }
 
@@ -273,8 +273,8 @@ type CallHierarchyIncomingCall struct {
 //
 // Since 3.16.0.
 type CallHierarchyOutgoingCallsParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               CallHierarchyItem `json:"item"`
 }
 
@@ -292,8 +292,8 @@ type CallHierarchyOutgoingCall struct {
 //
 // Since 3.16.0.
 type SemanticTokensParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -302,7 +302,7 @@ type SemanticTokensParams struct {
 //
 // Since 3.16.0.
 type SemanticTokens struct {
-	ResultID *string  `json:"resultId,omitempty"`
+	ResultID string   `json:"resultId,omitempty"`
 	Data     []uint32 `json:"data"`
 }
 
@@ -319,12 +319,12 @@ type SemanticTokensPartialResult struct {
 //
 // Since 3.16.0.
 type SemanticTokensRegistrationOptions struct {
-	DocumentSelector DocumentSelector            `json:"documentSelector"`
-	WorkDoneProgress *bool                       `json:"workDoneProgress,omitempty"`
-	Legend           SemanticTokensLegend        `json:"legend"`
-	Range            *SemanticTokensOptionsRange `json:"range,omitempty"`
-	Full             *SemanticTokensOptionsFull  `json:"full,omitempty"`
-	ID               *string                     `json:"id,omitempty"`
+	DocumentSelector DocumentSelector           `json:"documentSelector"`
+	WorkDoneProgress bool                       `json:"workDoneProgress,omitempty"`
+	Legend           SemanticTokensLegend       `json:"legend"`
+	Range            SemanticTokensOptionsRange `json:"range,omitzero"`
+	Full             SemanticTokensOptionsFull  `json:"full,omitzero"`
+	ID               string                     `json:"id,omitempty"`
 }
 
 // SemanticTokensDeltaParams is described at
@@ -332,8 +332,8 @@ type SemanticTokensRegistrationOptions struct {
 //
 // Since 3.16.0.
 type SemanticTokensDeltaParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	PreviousResultID   string                 `json:"previousResultId"`
 }
@@ -343,7 +343,7 @@ type SemanticTokensDeltaParams struct {
 //
 // Since 3.16.0.
 type SemanticTokensDelta struct {
-	ResultID *string              `json:"resultId,omitempty"`
+	ResultID string               `json:"resultId,omitempty"`
 	Edits    []SemanticTokensEdit `json:"edits"`
 }
 
@@ -360,8 +360,8 @@ type SemanticTokensDeltaPartialResult struct {
 //
 // Since 3.16.0.
 type SemanticTokensRangeParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Range              Range                  `json:"range"`
 }
@@ -372,8 +372,8 @@ type SemanticTokensRangeParams struct {
 // Since 3.16.0.
 type ShowDocumentParams struct {
 	URI       URI    `json:"uri"`
-	External  *bool  `json:"external,omitempty"`
-	TakeFocus *bool  `json:"takeFocus,omitempty"`
+	External  bool   `json:"external,omitempty"`
+	TakeFocus bool   `json:"takeFocus,omitempty"`
 	Selection *Range `json:"selection,omitempty"`
 }
 
@@ -390,7 +390,7 @@ type ShowDocumentResult struct {
 type LinkedEditingRangeParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // LinkedEditingRanges is described at
@@ -399,15 +399,15 @@ type LinkedEditingRangeParams struct {
 // Since 3.16.0.
 type LinkedEditingRanges struct {
 	Ranges      []Range `json:"ranges"`
-	WordPattern *string `json:"wordPattern,omitempty"`
+	WordPattern string  `json:"wordPattern,omitempty"`
 }
 
 // LinkedEditingRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeRegistrationOptions
 type LinkedEditingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // CreateFilesParams is described at
@@ -457,8 +457,8 @@ type DeleteFilesParams struct {
 type MonikerParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // Moniker is described at
@@ -469,14 +469,14 @@ type Moniker struct {
 	Scheme     string          `json:"scheme"`
 	Identifier string          `json:"identifier"`
 	Unique     UniquenessLevel `json:"unique"`
-	Kind       *MonikerKind    `json:"kind,omitempty"`
+	Kind       MonikerKind     `json:"kind,omitempty"`
 }
 
 // MonikerRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerRegistrationOptions
 type MonikerRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // TypeHierarchyPrepareParams is described at
@@ -486,7 +486,7 @@ type MonikerRegistrationOptions struct {
 type TypeHierarchyPrepareParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // TypeHierarchyItem is described at
@@ -497,7 +497,7 @@ type TypeHierarchyItem struct {
 	Name           string      `json:"name"`
 	Kind           SymbolKind  `json:"kind"`
 	Tags           []SymbolTag `json:"tags,omitzero"`
-	Detail         *string     `json:"detail,omitempty"`
+	Detail         string      `json:"detail,omitempty"`
 	URI            DocumentURI `json:"uri"`
 	Range          Range       `json:"range"`
 	SelectionRange Range       `json:"selectionRange"`
@@ -510,8 +510,8 @@ type TypeHierarchyItem struct {
 // Since 3.17.0.
 type TypeHierarchyRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // TypeHierarchySupertypesParams is described at
@@ -519,8 +519,8 @@ type TypeHierarchyRegistrationOptions struct {
 //
 // Since 3.17.0.
 type TypeHierarchySupertypesParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               TypeHierarchyItem `json:"item"`
 }
 
@@ -529,8 +529,8 @@ type TypeHierarchySupertypesParams struct {
 //
 // Since 3.17.0.
 type TypeHierarchySubtypesParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               TypeHierarchyItem `json:"item"`
 }
 
@@ -539,7 +539,7 @@ type TypeHierarchySubtypesParams struct {
 //
 // Since 3.17.0.
 type InlineValueParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
 	Context       InlineValueContext     `json:"context"`
@@ -550,9 +550,9 @@ type InlineValueParams struct {
 //
 // Since 3.17.0.
 type InlineValueRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // InlayHintParams is described at
@@ -560,7 +560,7 @@ type InlineValueRegistrationOptions struct {
 //
 // Since 3.17.0.
 type InlayHintParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
 }
@@ -570,14 +570,14 @@ type InlayHintParams struct {
 //
 // Since 3.17.0.
 type InlayHint struct {
-	Position     Position          `json:"position"`
-	Label        InlayHintLabel    `json:"label"`
-	Kind         *InlayHintKind    `json:"kind,omitempty"`
-	TextEdits    []TextEdit        `json:"textEdits,omitzero"`
-	Tooltip      *InlayHintTooltip `json:"tooltip,omitempty"`
-	PaddingLeft  *bool             `json:"paddingLeft,omitempty"`
-	PaddingRight *bool             `json:"paddingRight,omitempty"`
-	Data         LSPAny            `json:"data,omitempty"`
+	Position     Position         `json:"position"`
+	Label        InlayHintLabel   `json:"label"`
+	Kind         InlayHintKind    `json:"kind,omitempty"`
+	TextEdits    []TextEdit       `json:"textEdits,omitzero"`
+	Tooltip      InlayHintTooltip `json:"tooltip,omitzero"`
+	PaddingLeft  bool             `json:"paddingLeft,omitempty"`
+	PaddingRight bool             `json:"paddingRight,omitempty"`
+	Data         LSPAny           `json:"data,omitempty"`
 }
 
 // InlayHintRegistrationOptions is described at
@@ -585,10 +585,10 @@ type InlayHint struct {
 //
 // Since 3.17.0.
 type InlayHintRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool            `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // DocumentDiagnosticParams is described at
@@ -596,11 +596,11 @@ type InlayHintRegistrationOptions struct {
 //
 // Since 3.17.0.
 type DocumentDiagnosticParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
-	Identifier         *string                `json:"identifier,omitempty"`
-	PreviousResultID   *string                `json:"previousResultId,omitempty"`
+	Identifier         string                 `json:"identifier,omitempty"`
+	PreviousResultID   string                 `json:"previousResultId,omitempty"`
 }
 
 // DocumentDiagnosticReportPartialResult is described at
@@ -625,11 +625,11 @@ type DiagnosticServerCancellationData struct {
 // Since 3.17.0.
 type DiagnosticRegistrationOptions struct {
 	DocumentSelector      DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress      *bool            `json:"workDoneProgress,omitempty"`
-	Identifier            *string          `json:"identifier,omitempty"`
+	WorkDoneProgress      bool             `json:"workDoneProgress,omitempty"`
+	Identifier            string           `json:"identifier,omitempty"`
 	InterFileDependencies bool             `json:"interFileDependencies"`
 	WorkspaceDiagnostics  bool             `json:"workspaceDiagnostics"`
-	ID                    *string          `json:"id,omitempty"`
+	ID                    string           `json:"id,omitempty"`
 }
 
 // WorkspaceDiagnosticParams is described at
@@ -637,9 +637,9 @@ type DiagnosticRegistrationOptions struct {
 //
 // Since 3.17.0.
 type WorkspaceDiagnosticParams struct {
-	WorkDoneToken      *ProgressToken     `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken     `json:"partialResultToken,omitempty"`
-	Identifier         *string            `json:"identifier,omitempty"`
+	WorkDoneToken      ProgressToken      `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken      `json:"partialResultToken,omitzero"`
+	Identifier         string             `json:"identifier,omitempty"`
 	PreviousResultIDs  []PreviousResultID `json:"previousResultIds"`
 }
 
@@ -701,7 +701,7 @@ type DidCloseNotebookDocumentParams struct {
 type InlineCompletionParams struct {
 	TextDocument  TextDocumentIdentifier  `json:"textDocument"`
 	Position      Position                `json:"position"`
-	WorkDoneToken *ProgressToken          `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken           `json:"workDoneToken,omitzero"`
 	Context       InlineCompletionContext `json:"context"`
 }
 
@@ -719,7 +719,7 @@ type InlineCompletionList struct {
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionItem struct {
 	InsertText InlineCompletionItemInsertText `json:"insertText"`
-	FilterText *string                        `json:"filterText,omitempty"`
+	FilterText string                         `json:"filterText,omitempty"`
 	Range      *Range                         `json:"range,omitempty"`
 	Command    *Command                       `json:"command,omitempty"`
 }
@@ -729,9 +729,9 @@ type InlineCompletionItem struct {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // RegistrationParams is described at
@@ -749,14 +749,14 @@ type UnregistrationParams struct {
 // InitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type InitializeParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
-	ProcessID     *int32         `json:"processId"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
+	ProcessID     *int32        `json:"processId"`
 
 	// Since 3.15.0.
 	ClientInfo *XInitializeParamsClientInfo `json:"clientInfo,omitempty"`
 
 	// Since 3.16.0.
-	Locale *string `json:"locale,omitempty"`
+	Locale string `json:"locale,omitempty"`
 
 	// Deprecated: in favour of rootUri.
 	RootPath jsonrpc.Nullable[string] `json:"rootPath,omitzero"`
@@ -765,7 +765,7 @@ type InitializeParams struct {
 	RootURI               *DocumentURI       `json:"rootUri"`
 	Capabilities          ClientCapabilities `json:"capabilities"`
 	InitializationOptions LSPAny             `json:"initializationOptions,omitempty"`
-	Trace                 *TraceValues       `json:"trace,omitempty"`
+	Trace                 TraceValues        `json:"trace,omitempty"`
 
 	// Since 3.6.0.
 	WorkspaceFolders jsonrpc.Nullable[[]WorkspaceFolder] `json:"workspaceFolders,omitzero"`
@@ -782,8 +782,8 @@ type InitializeResult struct {
 
 // InitializeResultServerInfo is the serverInfo member of [InitializeResult].
 type InitializeResultServerInfo struct {
-	Name    string  `json:"name"`
-	Version *string `json:"version,omitempty"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // InitializeError is described at
@@ -805,7 +805,7 @@ type DidChangeConfigurationParams struct {
 // DidChangeConfigurationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 type DidChangeConfigurationRegistrationOptions struct {
-	Section *DidChangeConfigurationRegistrationOptionsSection `json:"section,omitempty"`
+	Section DidChangeConfigurationRegistrationOptionsSection `json:"section,omitzero"`
 }
 
 // ShowMessageParams is described at
@@ -873,7 +873,7 @@ type DidSaveTextDocumentParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveRegistrationOptions
 type TextDocumentSaveRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	IncludeText      *bool            `json:"includeText,omitempty"`
+	IncludeText      bool             `json:"includeText,omitempty"`
 }
 
 // WillSaveTextDocumentParams is described at
@@ -917,8 +917,8 @@ type PublishDiagnosticsParams struct {
 type CompletionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	Context            *CompletionContext     `json:"context,omitempty"`
 }
 
@@ -929,29 +929,29 @@ type CompletionItem struct {
 
 	// Since 3.17.0.
 	LabelDetails *CompletionItemLabelDetails `json:"labelDetails,omitempty"`
-	Kind         *CompletionItemKind         `json:"kind,omitempty"`
+	Kind         CompletionItemKind          `json:"kind,omitempty"`
 
 	// Since 3.15.0.
-	Tags          []CompletionItemTag          `json:"tags,omitzero"`
-	Detail        *string                      `json:"detail,omitempty"`
-	Documentation *CompletionItemDocumentation `json:"documentation,omitempty"`
+	Tags          []CompletionItemTag         `json:"tags,omitzero"`
+	Detail        string                      `json:"detail,omitempty"`
+	Documentation CompletionItemDocumentation `json:"documentation,omitzero"`
 
 	// Deprecated: Use `tags` instead.
-	Deprecated       *bool             `json:"deprecated,omitempty"`
-	Preselect        *bool             `json:"preselect,omitempty"`
-	SortText         *string           `json:"sortText,omitempty"`
-	FilterText       *string           `json:"filterText,omitempty"`
-	InsertText       *string           `json:"insertText,omitempty"`
-	InsertTextFormat *InsertTextFormat `json:"insertTextFormat,omitempty"`
+	Deprecated       bool             `json:"deprecated,omitempty"`
+	Preselect        bool             `json:"preselect,omitempty"`
+	SortText         string           `json:"sortText,omitempty"`
+	FilterText       string           `json:"filterText,omitempty"`
+	InsertText       string           `json:"insertText,omitempty"`
+	InsertTextFormat InsertTextFormat `json:"insertTextFormat,omitempty"`
 
 	// Since 3.16.0.
-	InsertTextMode *InsertTextMode `json:"insertTextMode,omitempty"`
+	InsertTextMode InsertTextMode `json:"insertTextMode,omitempty"`
 
 	// Since 3.16.0.
-	TextEdit *CompletionItemTextEdit `json:"textEdit,omitempty"`
+	TextEdit CompletionItemTextEdit `json:"textEdit,omitzero"`
 
 	// Since 3.17.0.
-	TextEditText        *string    `json:"textEditText,omitempty"`
+	TextEditText        string     `json:"textEditText,omitempty"`
 	AdditionalTextEdits []TextEdit `json:"additionalTextEdits,omitzero"`
 	CommitCharacters    []string   `json:"commitCharacters,omitzero"`
 	Command             *Command   `json:"command,omitempty"`
@@ -974,13 +974,13 @@ type CompletionListItemDefaults struct {
 	CommitCharacters []string `json:"commitCharacters,omitzero"`
 
 	// Since 3.17.0.
-	EditRange *CompletionListItemDefaultsEditRange `json:"editRange,omitempty"`
+	EditRange CompletionListItemDefaultsEditRange `json:"editRange,omitzero"`
 
 	// Since 3.17.0.
-	InsertTextFormat *InsertTextFormat `json:"insertTextFormat,omitempty"`
+	InsertTextFormat InsertTextFormat `json:"insertTextFormat,omitempty"`
 
 	// Since 3.17.0.
-	InsertTextMode *InsertTextMode `json:"insertTextMode,omitempty"`
+	InsertTextMode InsertTextMode `json:"insertTextMode,omitempty"`
 
 	// Since 3.17.0.
 	Data LSPAny `json:"data,omitempty"`
@@ -998,12 +998,12 @@ type CompletionListItemDefaultsEditRangeVariant2 struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionRegistrationOptions
 type CompletionRegistrationOptions struct {
 	DocumentSelector  DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress  *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool             `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string         `json:"triggerCharacters,omitzero"`
 
 	// Since 3.2.0.
 	AllCommitCharacters []string `json:"allCommitCharacters,omitzero"`
-	ResolveProvider     *bool    `json:"resolveProvider,omitempty"`
+	ResolveProvider     bool     `json:"resolveProvider,omitempty"`
 
 	// Since 3.17.0.
 	CompletionItem *CompletionOptionsCompletionItem `json:"completionItem,omitempty"`
@@ -1014,7 +1014,7 @@ type CompletionRegistrationOptions struct {
 type HoverParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // Hover is described at
@@ -1028,7 +1028,7 @@ type Hover struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverRegistrationOptions
 type HoverRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // SignatureHelpParams is described at
@@ -1036,7 +1036,7 @@ type HoverRegistrationOptions struct {
 type SignatureHelpParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 
 	// Since 3.15.0.
 	Context *SignatureHelpContext `json:"context,omitempty"`
@@ -1054,7 +1054,7 @@ type SignatureHelp struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpRegistrationOptions
 type SignatureHelpRegistrationOptions struct {
 	DocumentSelector  DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress  *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool             `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string         `json:"triggerCharacters,omitzero"`
 
 	// Since 3.15.0.
@@ -1066,15 +1066,15 @@ type SignatureHelpRegistrationOptions struct {
 type DefinitionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // DefinitionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionRegistrationOptions
 type DefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // ReferenceParams is described at
@@ -1082,8 +1082,8 @@ type DefinitionRegistrationOptions struct {
 type ReferenceParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	Context            ReferenceContext       `json:"context"`
 }
 
@@ -1091,7 +1091,7 @@ type ReferenceParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceRegistrationOptions
 type ReferenceRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // DocumentHighlightParams is described at
@@ -1099,29 +1099,29 @@ type ReferenceRegistrationOptions struct {
 type DocumentHighlightParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // DocumentHighlight is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlight
 type DocumentHighlight struct {
-	Range Range                  `json:"range"`
-	Kind  *DocumentHighlightKind `json:"kind,omitempty"`
+	Range Range                 `json:"range"`
+	Kind  DocumentHighlightKind `json:"kind,omitempty"`
 }
 
 // DocumentHighlightRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightRegistrationOptions
 type DocumentHighlightRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // DocumentSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolParams
 type DocumentSymbolParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -1133,10 +1133,10 @@ type SymbolInformation struct {
 
 	// Since 3.16.0.
 	Tags          []SymbolTag `json:"tags,omitzero"`
-	ContainerName *string     `json:"containerName,omitempty"`
+	ContainerName string      `json:"containerName,omitempty"`
 
 	// Deprecated: Use tags instead
-	Deprecated *bool    `json:"deprecated,omitempty"`
+	Deprecated bool     `json:"deprecated,omitempty"`
 	Location   Location `json:"location"`
 }
 
@@ -1144,14 +1144,14 @@ type SymbolInformation struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbol
 type DocumentSymbol struct {
 	Name   string     `json:"name"`
-	Detail *string    `json:"detail,omitempty"`
+	Detail string     `json:"detail,omitempty"`
 	Kind   SymbolKind `json:"kind"`
 
 	// Since 3.16.0.
 	Tags []SymbolTag `json:"tags,omitzero"`
 
 	// Deprecated: Use tags instead
-	Deprecated     *bool            `json:"deprecated,omitempty"`
+	Deprecated     bool             `json:"deprecated,omitempty"`
 	Range          Range            `json:"range"`
 	SelectionRange Range            `json:"selectionRange"`
 	Children       []DocumentSymbol `json:"children,omitzero"`
@@ -1161,17 +1161,17 @@ type DocumentSymbol struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolRegistrationOptions
 type DocumentSymbolRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 
 	// Since 3.16.0.
-	Label *string `json:"label,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 // CodeActionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionParams
 type CodeActionParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Range              Range                  `json:"range"`
 	Context            CodeActionContext      `json:"context"`
@@ -1188,12 +1188,12 @@ type Command struct {
 // CodeAction is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeAction
 type CodeAction struct {
-	Title       string          `json:"title"`
-	Kind        *CodeActionKind `json:"kind,omitempty"`
-	Diagnostics []Diagnostic    `json:"diagnostics,omitzero"`
+	Title       string         `json:"title"`
+	Kind        CodeActionKind `json:"kind,omitempty"`
+	Diagnostics []Diagnostic   `json:"diagnostics,omitzero"`
 
 	// Since 3.15.0.
-	IsPreferred *bool `json:"isPreferred,omitempty"`
+	IsPreferred bool `json:"isPreferred,omitempty"`
 
 	// Since 3.16.0.
 	Disabled *CodeActionDisabled `json:"disabled,omitempty"`
@@ -1213,19 +1213,19 @@ type CodeActionDisabled struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionRegistrationOptions
 type CodeActionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	CodeActionKinds  []CodeActionKind `json:"codeActionKinds,omitzero"`
 
 	// Since 3.16.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // WorkspaceSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolParams
 type WorkspaceSymbolParams struct {
-	WorkDoneToken      *ProgressToken `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken `json:"partialResultToken,omitempty"`
-	Query              string         `json:"query"`
+	WorkDoneToken      ProgressToken `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken `json:"partialResultToken,omitzero"`
+	Query              string        `json:"query"`
 }
 
 // WorkspaceSymbol is described at
@@ -1238,7 +1238,7 @@ type WorkspaceSymbol struct {
 
 	// Since 3.16.0.
 	Tags          []SymbolTag             `json:"tags,omitzero"`
-	ContainerName *string                 `json:"containerName,omitempty"`
+	ContainerName string                  `json:"containerName,omitempty"`
 	Location      WorkspaceSymbolLocation `json:"location"`
 	Data          LSPAny                  `json:"data,omitempty"`
 }
@@ -1252,17 +1252,17 @@ type WorkspaceSymbolLocationVariant2 struct {
 // WorkspaceSymbolRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolRegistrationOptions
 type WorkspaceSymbolRegistrationOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.17.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // CodeLensParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensParams
 type CodeLensParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -1278,15 +1278,15 @@ type CodeLens struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensRegistrationOptions
 type CodeLensRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool            `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 }
 
 // DocumentLinkParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkParams
 type DocumentLinkParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -1294,25 +1294,25 @@ type DocumentLinkParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLink
 type DocumentLink struct {
 	Range  Range `json:"range"`
-	Target *URI  `json:"target,omitempty"`
+	Target URI   `json:"target,omitempty"`
 
 	// Since 3.15.0.
-	Tooltip *string `json:"tooltip,omitempty"`
-	Data    LSPAny  `json:"data,omitempty"`
+	Tooltip string `json:"tooltip,omitempty"`
+	Data    LSPAny `json:"data,omitempty"`
 }
 
 // DocumentLinkRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkRegistrationOptions
 type DocumentLinkRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool            `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 }
 
 // DocumentFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingParams
 type DocumentFormattingParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Options       FormattingOptions      `json:"options"`
 }
@@ -1321,13 +1321,13 @@ type DocumentFormattingParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingRegistrationOptions
 type DocumentFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // DocumentRangeFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingParams
 type DocumentRangeFormattingParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
 	Options       FormattingOptions      `json:"options"`
@@ -1337,10 +1337,10 @@ type DocumentRangeFormattingParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingRegistrationOptions
 type DocumentRangeFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RangesSupport *bool `json:"rangesSupport,omitempty"`
+	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
 // DocumentRangesFormattingParams is described at
@@ -1348,7 +1348,7 @@ type DocumentRangeFormattingRegistrationOptions struct {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type DocumentRangesFormattingParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Ranges        []Range                `json:"ranges"`
 	Options       FormattingOptions      `json:"options"`
@@ -1374,7 +1374,7 @@ type DocumentOnTypeFormattingRegistrationOptions struct {
 // RenameParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameParams
 type RenameParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	NewName       string                 `json:"newName"`
@@ -1384,10 +1384,10 @@ type RenameParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameRegistrationOptions
 type RenameRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 
 	// Since 3.12.0.
-	PrepareProvider *bool `json:"prepareProvider,omitempty"`
+	PrepareProvider bool `json:"prepareProvider,omitempty"`
 }
 
 // PrepareRenameParams is described at
@@ -1395,28 +1395,28 @@ type RenameRegistrationOptions struct {
 type PrepareRenameParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // ExecuteCommandParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandParams
 type ExecuteCommandParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
-	Command       string         `json:"command"`
-	Arguments     []LSPAny       `json:"arguments,omitzero"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
+	Command       string        `json:"command"`
+	Arguments     []LSPAny      `json:"arguments,omitzero"`
 }
 
 // ExecuteCommandRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandRegistrationOptions
 type ExecuteCommandRegistrationOptions struct {
-	WorkDoneProgress *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool     `json:"workDoneProgress,omitempty"`
 	Commands         []string `json:"commands"`
 }
 
 // ApplyWorkspaceEditParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#applyWorkspaceEditParams
 type ApplyWorkspaceEditParams struct {
-	Label *string       `json:"label,omitempty"`
+	Label string        `json:"label,omitempty"`
 	Edit  WorkspaceEdit `json:"edit"`
 }
 
@@ -1426,7 +1426,7 @@ type ApplyWorkspaceEditParams struct {
 // Since 3.17.0.
 type ApplyWorkspaceEditResult struct {
 	Applied       bool    `json:"applied"`
-	FailureReason *string `json:"failureReason,omitempty"`
+	FailureReason string  `json:"failureReason,omitempty"`
 	FailedChange  *uint32 `json:"failedChange,omitempty"`
 }
 
@@ -1436,8 +1436,8 @@ type WorkDoneProgressBegin struct {
 	// Always "begin"; MarshalJSON fills it in when left empty.
 	Kind        string  `json:"kind"`
 	Title       string  `json:"title"`
-	Cancellable *bool   `json:"cancellable,omitempty"`
-	Message     *string `json:"message,omitempty"`
+	Cancellable bool    `json:"cancellable,omitempty"`
+	Message     string  `json:"message,omitempty"`
 	Percentage  *uint32 `json:"percentage,omitempty"`
 }
 
@@ -1446,8 +1446,8 @@ type WorkDoneProgressBegin struct {
 type WorkDoneProgressReport struct {
 	// Always "report"; MarshalJSON fills it in when left empty.
 	Kind        string  `json:"kind"`
-	Cancellable *bool   `json:"cancellable,omitempty"`
-	Message     *string `json:"message,omitempty"`
+	Cancellable bool    `json:"cancellable,omitempty"`
+	Message     string  `json:"message,omitempty"`
 	Percentage  *uint32 `json:"percentage,omitempty"`
 }
 
@@ -1455,8 +1455,8 @@ type WorkDoneProgressReport struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressEnd
 type WorkDoneProgressEnd struct {
 	// Always "end"; MarshalJSON fills it in when left empty.
-	Kind    string  `json:"kind"`
-	Message *string `json:"message,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
 }
 
 // SetTraceParams is described at
@@ -1468,8 +1468,8 @@ type SetTraceParams struct {
 // LogTraceParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#logTrace
 type LogTraceParams struct {
-	Message string  `json:"message"`
-	Verbose *string `json:"verbose,omitempty"`
+	Message string `json:"message"`
+	Verbose string `json:"verbose,omitempty"`
 }
 
 // CancelParams is described at
@@ -1495,13 +1495,13 @@ type TextDocumentPositionParams struct {
 // WorkDoneProgressParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressParams
 type WorkDoneProgressParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
 }
 
 // PartialResultParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#partialResultParams
 type PartialResultParams struct {
-	PartialResultToken *ProgressToken `json:"partialResultToken,omitempty"`
+	PartialResultToken ProgressToken `json:"partialResultToken,omitzero"`
 }
 
 // LocationLink is described at
@@ -1523,19 +1523,19 @@ type Range struct {
 // ImplementationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationOptions
 type ImplementationOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // StaticRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#staticRegistrationOptions
 type StaticRegistrationOptions struct {
-	ID *string `json:"id,omitempty"`
+	ID string `json:"id,omitempty"`
 }
 
 // TypeDefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionOptions
 type TypeDefinitionOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // WorkspaceFoldersChangeEvent is described at
@@ -1548,8 +1548,8 @@ type WorkspaceFoldersChangeEvent struct {
 // ConfigurationItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#configurationItem
 type ConfigurationItem struct {
-	ScopeURI *URI    `json:"scopeUri,omitempty"`
-	Section  *string `json:"section,omitempty"`
+	ScopeURI URI    `json:"scopeUri,omitempty"`
+	Section  string `json:"section,omitempty"`
 }
 
 // TextDocumentIdentifier is described at
@@ -1570,19 +1570,19 @@ type Color struct {
 // DocumentColorOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorOptions
 type DocumentColorOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // FoldingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeOptions
 type FoldingRangeOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // DeclarationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationOptions
 type DeclarationOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // Position is described at
@@ -1597,7 +1597,7 @@ type Position struct {
 // SelectionRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeOptions
 type SelectionRangeOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // CallHierarchyOptions is described at
@@ -1605,7 +1605,7 @@ type SelectionRangeOptions struct {
 //
 // Since 3.16.0.
 type CallHierarchyOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // SemanticTokensOptions is described at
@@ -1613,10 +1613,10 @@ type CallHierarchyOptions struct {
 //
 // Since 3.16.0.
 type SemanticTokensOptions struct {
-	WorkDoneProgress *bool                       `json:"workDoneProgress,omitempty"`
-	Legend           SemanticTokensLegend        `json:"legend"`
-	Range            *SemanticTokensOptionsRange `json:"range,omitempty"`
-	Full             *SemanticTokensOptionsFull  `json:"full,omitempty"`
+	WorkDoneProgress bool                       `json:"workDoneProgress,omitempty"`
+	Legend           SemanticTokensLegend       `json:"legend"`
+	Range            SemanticTokensOptionsRange `json:"range,omitzero"`
+	Full             SemanticTokensOptionsFull  `json:"full,omitzero"`
 }
 
 // SemanticTokensOptionsRangeVariant2 is the SemanticTokensOptionsRangeVariant2
@@ -1626,7 +1626,7 @@ type SemanticTokensOptionsRangeVariant2 struct{}
 // SemanticTokensOptionsFullVariant2 is the SemanticTokensOptionsFullVariant2
 // variant of [SemanticTokensOptionsFull].
 type SemanticTokensOptionsFullVariant2 struct {
-	Delta *bool `json:"delta,omitempty"`
+	Delta bool `json:"delta,omitempty"`
 }
 
 // SemanticTokensEdit is described at
@@ -1642,7 +1642,7 @@ type SemanticTokensEdit struct {
 // LinkedEditingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeOptions
 type LinkedEditingRangeOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // FileCreate is described at
@@ -1666,7 +1666,7 @@ type TextDocumentEdit struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFile
 type CreateFile struct {
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 
 	// Always "create"; MarshalJSON fills it in when left empty.
 	Kind    string             `json:"kind"`
@@ -1678,7 +1678,7 @@ type CreateFile struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFile
 type RenameFile struct {
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 
 	// Always "rename"; MarshalJSON fills it in when left empty.
 	Kind    string             `json:"kind"`
@@ -1691,7 +1691,7 @@ type RenameFile struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFile
 type DeleteFile struct {
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 
 	// Always "delete"; MarshalJSON fills it in when left empty.
 	Kind    string             `json:"kind"`
@@ -1704,9 +1704,9 @@ type DeleteFile struct {
 //
 // Since 3.16.0.
 type ChangeAnnotation struct {
-	Label             string  `json:"label"`
-	NeedsConfirmation *bool   `json:"needsConfirmation,omitempty"`
-	Description       *string `json:"description,omitempty"`
+	Label             string `json:"label"`
+	NeedsConfirmation bool   `json:"needsConfirmation,omitempty"`
+	Description       string `json:"description,omitempty"`
 }
 
 // FileOperationFilter is described at
@@ -1714,7 +1714,7 @@ type ChangeAnnotation struct {
 //
 // Since 3.16.0.
 type FileOperationFilter struct {
-	Scheme  *string              `json:"scheme,omitempty"`
+	Scheme  string               `json:"scheme,omitempty"`
 	Pattern FileOperationPattern `json:"pattern"`
 }
 
@@ -1738,7 +1738,7 @@ type FileDelete struct {
 // MonikerOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerOptions
 type MonikerOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // TypeHierarchyOptions is described at
@@ -1746,7 +1746,7 @@ type MonikerOptions struct {
 //
 // Since 3.17.0.
 type TypeHierarchyOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // InlineValueContext is described at
@@ -1772,9 +1772,9 @@ type InlineValueText struct {
 //
 // Since 3.17.0.
 type InlineValueVariableLookup struct {
-	Range               Range   `json:"range"`
-	VariableName        *string `json:"variableName,omitempty"`
-	CaseSensitiveLookup bool    `json:"caseSensitiveLookup"`
+	Range               Range  `json:"range"`
+	VariableName        string `json:"variableName,omitempty"`
+	CaseSensitiveLookup bool   `json:"caseSensitiveLookup"`
 }
 
 // InlineValueEvaluatableExpression is described at
@@ -1782,8 +1782,8 @@ type InlineValueVariableLookup struct {
 //
 // Since 3.17.0.
 type InlineValueEvaluatableExpression struct {
-	Range      Range   `json:"range"`
-	Expression *string `json:"expression,omitempty"`
+	Range      Range  `json:"range"`
+	Expression string `json:"expression,omitempty"`
 }
 
 // InlineValueOptions is described at
@@ -1791,7 +1791,7 @@ type InlineValueEvaluatableExpression struct {
 //
 // Since 3.17.0.
 type InlineValueOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // InlayHintLabelPart is described at
@@ -1799,10 +1799,10 @@ type InlineValueOptions struct {
 //
 // Since 3.17.0.
 type InlayHintLabelPart struct {
-	Value    string                     `json:"value"`
-	Tooltip  *InlayHintLabelPartTooltip `json:"tooltip,omitempty"`
-	Location *Location                  `json:"location,omitempty"`
-	Command  *Command                   `json:"command,omitempty"`
+	Value    string                    `json:"value"`
+	Tooltip  InlayHintLabelPartTooltip `json:"tooltip,omitzero"`
+	Location *Location                 `json:"location,omitempty"`
+	Command  *Command                  `json:"command,omitempty"`
 }
 
 // MarkupContent is described at
@@ -1817,8 +1817,8 @@ type MarkupContent struct {
 //
 // Since 3.17.0.
 type InlayHintOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
 // RelatedFullDocumentDiagnosticReport is described at
@@ -1828,7 +1828,7 @@ type InlayHintOptions struct {
 type RelatedFullDocumentDiagnosticReport struct {
 	// Always "full"; MarshalJSON fills it in when left empty.
 	Kind     string       `json:"kind"`
-	ResultID *string      `json:"resultId,omitempty"`
+	ResultID string       `json:"resultId,omitempty"`
 	Items    []Diagnostic `json:"items"`
 
 	// Since 3.17.0.
@@ -1855,7 +1855,7 @@ type RelatedUnchangedDocumentDiagnosticReport struct {
 type FullDocumentDiagnosticReport struct {
 	// Always "full"; MarshalJSON fills it in when left empty.
 	Kind     string       `json:"kind"`
-	ResultID *string      `json:"resultId,omitempty"`
+	ResultID string       `json:"resultId,omitempty"`
 	Items    []Diagnostic `json:"items"`
 }
 
@@ -1874,10 +1874,10 @@ type UnchangedDocumentDiagnosticReport struct {
 //
 // Since 3.17.0.
 type DiagnosticOptions struct {
-	WorkDoneProgress      *bool   `json:"workDoneProgress,omitempty"`
-	Identifier            *string `json:"identifier,omitempty"`
-	InterFileDependencies bool    `json:"interFileDependencies"`
-	WorkspaceDiagnostics  bool    `json:"workspaceDiagnostics"`
+	WorkDoneProgress      bool   `json:"workDoneProgress,omitempty"`
+	Identifier            string `json:"identifier,omitempty"`
+	InterFileDependencies bool   `json:"interFileDependencies"`
+	WorkspaceDiagnostics  bool   `json:"workspaceDiagnostics"`
 }
 
 // PreviousResultID is described at
@@ -1983,7 +1983,7 @@ type StringValue struct {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // Registration is described at
@@ -2004,14 +2004,14 @@ type Unregistration struct {
 // XInitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type XInitializeParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
-	ProcessID     *int32         `json:"processId"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
+	ProcessID     *int32        `json:"processId"`
 
 	// Since 3.15.0.
 	ClientInfo *XInitializeParamsClientInfo `json:"clientInfo,omitempty"`
 
 	// Since 3.16.0.
-	Locale *string `json:"locale,omitempty"`
+	Locale string `json:"locale,omitempty"`
 
 	// Deprecated: in favour of rootUri.
 	RootPath jsonrpc.Nullable[string] `json:"rootPath,omitzero"`
@@ -2020,13 +2020,13 @@ type XInitializeParams struct {
 	RootURI               *DocumentURI       `json:"rootUri"`
 	Capabilities          ClientCapabilities `json:"capabilities"`
 	InitializationOptions LSPAny             `json:"initializationOptions,omitempty"`
-	Trace                 *TraceValues       `json:"trace,omitempty"`
+	Trace                 TraceValues        `json:"trace,omitempty"`
 }
 
 // XInitializeParamsClientInfo is the clientInfo member of [XInitializeParams].
 type XInitializeParamsClientInfo struct {
-	Name    string  `json:"name"`
-	Version *string `json:"version,omitempty"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // WorkspaceFoldersInitializeParams is described at
@@ -2040,62 +2040,62 @@ type WorkspaceFoldersInitializeParams struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
 type ServerCapabilities struct {
 	// Since 3.17.0.
-	PositionEncoding *PositionEncodingKind               `json:"positionEncoding,omitempty"`
-	TextDocumentSync *ServerCapabilitiesTextDocumentSync `json:"textDocumentSync,omitempty"`
+	PositionEncoding PositionEncodingKind               `json:"positionEncoding,omitempty"`
+	TextDocumentSync ServerCapabilitiesTextDocumentSync `json:"textDocumentSync,omitzero"`
 
 	// Since 3.17.0.
-	NotebookDocumentSync             *ServerCapabilitiesNotebookDocumentSync            `json:"notebookDocumentSync,omitempty"`
-	CompletionProvider               *CompletionOptions                                 `json:"completionProvider,omitempty"`
-	HoverProvider                    *ServerCapabilitiesHoverProvider                   `json:"hoverProvider,omitempty"`
-	SignatureHelpProvider            *SignatureHelpOptions                              `json:"signatureHelpProvider,omitempty"`
-	DeclarationProvider              *ServerCapabilitiesDeclarationProvider             `json:"declarationProvider,omitempty"`
-	DefinitionProvider               *ServerCapabilitiesDefinitionProvider              `json:"definitionProvider,omitempty"`
-	TypeDefinitionProvider           *ServerCapabilitiesTypeDefinitionProvider          `json:"typeDefinitionProvider,omitempty"`
-	ImplementationProvider           *ServerCapabilitiesImplementationProvider          `json:"implementationProvider,omitempty"`
-	ReferencesProvider               *ServerCapabilitiesReferencesProvider              `json:"referencesProvider,omitempty"`
-	DocumentHighlightProvider        *ServerCapabilitiesDocumentHighlightProvider       `json:"documentHighlightProvider,omitempty"`
-	DocumentSymbolProvider           *ServerCapabilitiesDocumentSymbolProvider          `json:"documentSymbolProvider,omitempty"`
-	CodeActionProvider               *ServerCapabilitiesCodeActionProvider              `json:"codeActionProvider,omitempty"`
-	CodeLensProvider                 *CodeLensOptions                                   `json:"codeLensProvider,omitempty"`
-	DocumentLinkProvider             *DocumentLinkOptions                               `json:"documentLinkProvider,omitempty"`
-	ColorProvider                    *ServerCapabilitiesColorProvider                   `json:"colorProvider,omitempty"`
-	WorkspaceSymbolProvider          *ServerCapabilitiesWorkspaceSymbolProvider         `json:"workspaceSymbolProvider,omitempty"`
-	DocumentFormattingProvider       *ServerCapabilitiesDocumentFormattingProvider      `json:"documentFormattingProvider,omitempty"`
-	DocumentRangeFormattingProvider  *ServerCapabilitiesDocumentRangeFormattingProvider `json:"documentRangeFormattingProvider,omitempty"`
-	DocumentOnTypeFormattingProvider *DocumentOnTypeFormattingOptions                   `json:"documentOnTypeFormattingProvider,omitempty"`
-	RenameProvider                   *ServerCapabilitiesRenameProvider                  `json:"renameProvider,omitempty"`
-	FoldingRangeProvider             *ServerCapabilitiesFoldingRangeProvider            `json:"foldingRangeProvider,omitempty"`
-	SelectionRangeProvider           *ServerCapabilitiesSelectionRangeProvider          `json:"selectionRangeProvider,omitempty"`
-	ExecuteCommandProvider           *ExecuteCommandOptions                             `json:"executeCommandProvider,omitempty"`
+	NotebookDocumentSync             ServerCapabilitiesNotebookDocumentSync            `json:"notebookDocumentSync,omitzero"`
+	CompletionProvider               *CompletionOptions                                `json:"completionProvider,omitempty"`
+	HoverProvider                    ServerCapabilitiesHoverProvider                   `json:"hoverProvider,omitzero"`
+	SignatureHelpProvider            *SignatureHelpOptions                             `json:"signatureHelpProvider,omitempty"`
+	DeclarationProvider              ServerCapabilitiesDeclarationProvider             `json:"declarationProvider,omitzero"`
+	DefinitionProvider               ServerCapabilitiesDefinitionProvider              `json:"definitionProvider,omitzero"`
+	TypeDefinitionProvider           ServerCapabilitiesTypeDefinitionProvider          `json:"typeDefinitionProvider,omitzero"`
+	ImplementationProvider           ServerCapabilitiesImplementationProvider          `json:"implementationProvider,omitzero"`
+	ReferencesProvider               ServerCapabilitiesReferencesProvider              `json:"referencesProvider,omitzero"`
+	DocumentHighlightProvider        ServerCapabilitiesDocumentHighlightProvider       `json:"documentHighlightProvider,omitzero"`
+	DocumentSymbolProvider           ServerCapabilitiesDocumentSymbolProvider          `json:"documentSymbolProvider,omitzero"`
+	CodeActionProvider               ServerCapabilitiesCodeActionProvider              `json:"codeActionProvider,omitzero"`
+	CodeLensProvider                 *CodeLensOptions                                  `json:"codeLensProvider,omitempty"`
+	DocumentLinkProvider             *DocumentLinkOptions                              `json:"documentLinkProvider,omitempty"`
+	ColorProvider                    ServerCapabilitiesColorProvider                   `json:"colorProvider,omitzero"`
+	WorkspaceSymbolProvider          ServerCapabilitiesWorkspaceSymbolProvider         `json:"workspaceSymbolProvider,omitzero"`
+	DocumentFormattingProvider       ServerCapabilitiesDocumentFormattingProvider      `json:"documentFormattingProvider,omitzero"`
+	DocumentRangeFormattingProvider  ServerCapabilitiesDocumentRangeFormattingProvider `json:"documentRangeFormattingProvider,omitzero"`
+	DocumentOnTypeFormattingProvider *DocumentOnTypeFormattingOptions                  `json:"documentOnTypeFormattingProvider,omitempty"`
+	RenameProvider                   ServerCapabilitiesRenameProvider                  `json:"renameProvider,omitzero"`
+	FoldingRangeProvider             ServerCapabilitiesFoldingRangeProvider            `json:"foldingRangeProvider,omitzero"`
+	SelectionRangeProvider           ServerCapabilitiesSelectionRangeProvider          `json:"selectionRangeProvider,omitzero"`
+	ExecuteCommandProvider           *ExecuteCommandOptions                            `json:"executeCommandProvider,omitempty"`
 
 	// Since 3.16.0.
-	CallHierarchyProvider *ServerCapabilitiesCallHierarchyProvider `json:"callHierarchyProvider,omitempty"`
+	CallHierarchyProvider ServerCapabilitiesCallHierarchyProvider `json:"callHierarchyProvider,omitzero"`
 
 	// Since 3.16.0.
-	LinkedEditingRangeProvider *ServerCapabilitiesLinkedEditingRangeProvider `json:"linkedEditingRangeProvider,omitempty"`
+	LinkedEditingRangeProvider ServerCapabilitiesLinkedEditingRangeProvider `json:"linkedEditingRangeProvider,omitzero"`
 
 	// Since 3.16.0.
-	SemanticTokensProvider *ServerCapabilitiesSemanticTokensProvider `json:"semanticTokensProvider,omitempty"`
+	SemanticTokensProvider ServerCapabilitiesSemanticTokensProvider `json:"semanticTokensProvider,omitzero"`
 
 	// Since 3.16.0.
-	MonikerProvider *ServerCapabilitiesMonikerProvider `json:"monikerProvider,omitempty"`
+	MonikerProvider ServerCapabilitiesMonikerProvider `json:"monikerProvider,omitzero"`
 
 	// Since 3.17.0.
-	TypeHierarchyProvider *ServerCapabilitiesTypeHierarchyProvider `json:"typeHierarchyProvider,omitempty"`
+	TypeHierarchyProvider ServerCapabilitiesTypeHierarchyProvider `json:"typeHierarchyProvider,omitzero"`
 
 	// Since 3.17.0.
-	InlineValueProvider *ServerCapabilitiesInlineValueProvider `json:"inlineValueProvider,omitempty"`
+	InlineValueProvider ServerCapabilitiesInlineValueProvider `json:"inlineValueProvider,omitzero"`
 
 	// Since 3.17.0.
-	InlayHintProvider *ServerCapabilitiesInlayHintProvider `json:"inlayHintProvider,omitempty"`
+	InlayHintProvider ServerCapabilitiesInlayHintProvider `json:"inlayHintProvider,omitzero"`
 
 	// Since 3.17.0.
-	DiagnosticProvider *ServerCapabilitiesDiagnosticProvider `json:"diagnosticProvider,omitempty"`
+	DiagnosticProvider ServerCapabilitiesDiagnosticProvider `json:"diagnosticProvider,omitzero"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	InlineCompletionProvider *ServerCapabilitiesInlineCompletionProvider `json:"inlineCompletionProvider,omitempty"`
-	Workspace                *ServerCapabilitiesWorkspace                `json:"workspace,omitempty"`
-	Experimental             LSPAny                                      `json:"experimental,omitempty"`
+	InlineCompletionProvider ServerCapabilitiesInlineCompletionProvider `json:"inlineCompletionProvider,omitzero"`
+	Workspace                *ServerCapabilitiesWorkspace               `json:"workspace,omitempty"`
+	Experimental             LSPAny                                     `json:"experimental,omitempty"`
 }
 
 // ServerCapabilitiesWorkspace is the workspace member of [ServerCapabilities].
@@ -2117,7 +2117,7 @@ type VersionedTextDocumentIdentifier struct {
 // SaveOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#saveOptions
 type SaveOptions struct {
-	IncludeText *bool `json:"includeText,omitempty"`
+	IncludeText bool `json:"includeText,omitempty"`
 }
 
 // FileEvent is described at
@@ -2138,13 +2138,13 @@ type FileSystemWatcher struct {
 // Diagnostic is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnostic
 type Diagnostic struct {
-	Range    Range               `json:"range"`
-	Severity *DiagnosticSeverity `json:"severity,omitempty"`
-	Code     *DiagnosticCode     `json:"code,omitempty"`
+	Range    Range              `json:"range"`
+	Severity DiagnosticSeverity `json:"severity,omitempty"`
+	Code     DiagnosticCode     `json:"code,omitzero"`
 
 	// Since 3.16.0.
 	CodeDescription *CodeDescription `json:"codeDescription,omitempty"`
-	Source          *string          `json:"source,omitempty"`
+	Source          string           `json:"source,omitempty"`
 	Message         string           `json:"message"`
 
 	// Since 3.15.0.
@@ -2159,7 +2159,7 @@ type Diagnostic struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionContext
 type CompletionContext struct {
 	TriggerKind      CompletionTriggerKind `json:"triggerKind"`
-	TriggerCharacter *string               `json:"triggerCharacter,omitempty"`
+	TriggerCharacter string                `json:"triggerCharacter,omitempty"`
 }
 
 // CompletionItemLabelDetails is described at
@@ -2167,8 +2167,8 @@ type CompletionContext struct {
 //
 // Since 3.17.0.
 type CompletionItemLabelDetails struct {
-	Detail      *string `json:"detail,omitempty"`
-	Description *string `json:"description,omitempty"`
+	Detail      string `json:"detail,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // InsertReplaceEdit is described at
@@ -2184,12 +2184,12 @@ type InsertReplaceEdit struct {
 // CompletionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionOptions
 type CompletionOptions struct {
-	WorkDoneProgress  *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool     `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string `json:"triggerCharacters,omitzero"`
 
 	// Since 3.2.0.
 	AllCommitCharacters []string `json:"allCommitCharacters,omitzero"`
-	ResolveProvider     *bool    `json:"resolveProvider,omitempty"`
+	ResolveProvider     bool     `json:"resolveProvider,omitempty"`
 
 	// Since 3.17.0.
 	CompletionItem *CompletionOptionsCompletionItem `json:"completionItem,omitempty"`
@@ -2199,13 +2199,13 @@ type CompletionOptions struct {
 // [CompletionOptions].
 type CompletionOptionsCompletionItem struct {
 	// Since 3.17.0.
-	LabelDetailsSupport *bool `json:"labelDetailsSupport,omitempty"`
+	LabelDetailsSupport bool `json:"labelDetailsSupport,omitempty"`
 }
 
 // HoverOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverOptions
 type HoverOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // SignatureHelpContext is described at
@@ -2214,7 +2214,7 @@ type HoverOptions struct {
 // Since 3.15.0.
 type SignatureHelpContext struct {
 	TriggerKind         SignatureHelpTriggerKind `json:"triggerKind"`
-	TriggerCharacter    *string                  `json:"triggerCharacter,omitempty"`
+	TriggerCharacter    string                   `json:"triggerCharacter,omitempty"`
 	IsRetrigger         bool                     `json:"isRetrigger"`
 	ActiveSignatureHelp *SignatureHelp           `json:"activeSignatureHelp,omitempty"`
 }
@@ -2222,9 +2222,9 @@ type SignatureHelpContext struct {
 // SignatureInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureInformation
 type SignatureInformation struct {
-	Label         string                             `json:"label"`
-	Documentation *SignatureInformationDocumentation `json:"documentation,omitempty"`
-	Parameters    []ParameterInformation             `json:"parameters,omitzero"`
+	Label         string                            `json:"label"`
+	Documentation SignatureInformationDocumentation `json:"documentation,omitzero"`
+	Parameters    []ParameterInformation            `json:"parameters,omitzero"`
 
 	// Since 3.16.0.
 	ActiveParameter *uint32 `json:"activeParameter,omitempty"`
@@ -2233,7 +2233,7 @@ type SignatureInformation struct {
 // SignatureHelpOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpOptions
 type SignatureHelpOptions struct {
-	WorkDoneProgress  *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool     `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string `json:"triggerCharacters,omitzero"`
 
 	// Since 3.15.0.
@@ -2243,7 +2243,7 @@ type SignatureHelpOptions struct {
 // DefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionOptions
 type DefinitionOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // ReferenceContext is described at
@@ -2255,13 +2255,13 @@ type ReferenceContext struct {
 // ReferenceOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceOptions
 type ReferenceOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // DocumentHighlightOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightOptions
 type DocumentHighlightOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // BaseSymbolInformation is described at
@@ -2272,16 +2272,16 @@ type BaseSymbolInformation struct {
 
 	// Since 3.16.0.
 	Tags          []SymbolTag `json:"tags,omitzero"`
-	ContainerName *string     `json:"containerName,omitempty"`
+	ContainerName string      `json:"containerName,omitempty"`
 }
 
 // DocumentSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolOptions
 type DocumentSymbolOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.16.0.
-	Label *string `json:"label,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 // CodeActionContext is described at
@@ -2291,40 +2291,40 @@ type CodeActionContext struct {
 	Only        []CodeActionKind `json:"only,omitzero"`
 
 	// Since 3.17.0.
-	TriggerKind *CodeActionTriggerKind `json:"triggerKind,omitempty"`
+	TriggerKind CodeActionTriggerKind `json:"triggerKind,omitempty"`
 }
 
 // CodeActionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionOptions
 type CodeActionOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	CodeActionKinds  []CodeActionKind `json:"codeActionKinds,omitzero"`
 
 	// Since 3.16.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // WorkspaceSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolOptions
 type WorkspaceSymbolOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.17.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // CodeLensOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensOptions
 type CodeLensOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
 // DocumentLinkOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkOptions
 type DocumentLinkOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
 // FormattingOptions is described at
@@ -2334,28 +2334,28 @@ type FormattingOptions struct {
 	InsertSpaces bool   `json:"insertSpaces"`
 
 	// Since 3.15.0.
-	TrimTrailingWhitespace *bool `json:"trimTrailingWhitespace,omitempty"`
+	TrimTrailingWhitespace bool `json:"trimTrailingWhitespace,omitempty"`
 
 	// Since 3.15.0.
-	InsertFinalNewline *bool `json:"insertFinalNewline,omitempty"`
+	InsertFinalNewline bool `json:"insertFinalNewline,omitempty"`
 
 	// Since 3.15.0.
-	TrimFinalNewlines *bool `json:"trimFinalNewlines,omitempty"`
+	TrimFinalNewlines bool `json:"trimFinalNewlines,omitempty"`
 }
 
 // DocumentFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingOptions
 type DocumentFormattingOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // DocumentRangeFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingOptions
 type DocumentRangeFormattingOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RangesSupport *bool `json:"rangesSupport,omitempty"`
+	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
 // DocumentOnTypeFormattingOptions is described at
@@ -2368,16 +2368,16 @@ type DocumentOnTypeFormattingOptions struct {
 // RenameOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameOptions
 type RenameOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.12.0.
-	PrepareProvider *bool `json:"prepareProvider,omitempty"`
+	PrepareProvider bool `json:"prepareProvider,omitempty"`
 }
 
 // ExecuteCommandOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandOptions
 type ExecuteCommandOptions struct {
-	WorkDoneProgress *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool     `json:"workDoneProgress,omitempty"`
 	Commands         []string `json:"commands"`
 }
 
@@ -2413,28 +2413,28 @@ type ResourceOperation struct {
 	Kind string `json:"kind"`
 
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 }
 
 // CreateFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFileOptions
 type CreateFileOptions struct {
-	Overwrite      *bool `json:"overwrite,omitempty"`
-	IgnoreIfExists *bool `json:"ignoreIfExists,omitempty"`
+	Overwrite      bool `json:"overwrite,omitempty"`
+	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
 }
 
 // RenameFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFileOptions
 type RenameFileOptions struct {
-	Overwrite      *bool `json:"overwrite,omitempty"`
-	IgnoreIfExists *bool `json:"ignoreIfExists,omitempty"`
+	Overwrite      bool `json:"overwrite,omitempty"`
+	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
 }
 
 // DeleteFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFileOptions
 type DeleteFileOptions struct {
-	Recursive         *bool `json:"recursive,omitempty"`
-	IgnoreIfNotExists *bool `json:"ignoreIfNotExists,omitempty"`
+	Recursive         bool `json:"recursive,omitempty"`
+	IgnoreIfNotExists bool `json:"ignoreIfNotExists,omitempty"`
 }
 
 // FileOperationPattern is described at
@@ -2443,7 +2443,7 @@ type DeleteFileOptions struct {
 // Since 3.16.0.
 type FileOperationPattern struct {
 	Glob    string                       `json:"glob"`
-	Matches *FileOperationPatternKind    `json:"matches,omitempty"`
+	Matches FileOperationPatternKind     `json:"matches,omitempty"`
 	Options *FileOperationPatternOptions `json:"options,omitempty"`
 }
 
@@ -2454,7 +2454,7 @@ type FileOperationPattern struct {
 type WorkspaceFullDocumentDiagnosticReport struct {
 	// Always "full"; MarshalJSON fills it in when left empty.
 	Kind     string       `json:"kind"`
-	ResultID *string      `json:"resultId,omitempty"`
+	ResultID string       `json:"resultId,omitempty"`
 	Items    []Diagnostic `json:"items"`
 	URI      DocumentURI  `json:"uri"`
 	Version  *int32       `json:"version"`
@@ -2520,11 +2520,11 @@ type ClientCapabilities struct {
 // TextDocumentSyncOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncOptions
 type TextDocumentSyncOptions struct {
-	OpenClose         *bool                        `json:"openClose,omitempty"`
-	Change            *TextDocumentSyncKind        `json:"change,omitempty"`
-	WillSave          *bool                        `json:"willSave,omitempty"`
-	WillSaveWaitUntil *bool                        `json:"willSaveWaitUntil,omitempty"`
-	Save              *TextDocumentSyncOptionsSave `json:"save,omitempty"`
+	OpenClose         bool                        `json:"openClose,omitempty"`
+	Change            TextDocumentSyncKind        `json:"change,omitempty"`
+	WillSave          bool                        `json:"willSave,omitempty"`
+	WillSaveWaitUntil bool                        `json:"willSaveWaitUntil,omitempty"`
+	Save              TextDocumentSyncOptionsSave `json:"save,omitzero"`
 }
 
 // NotebookDocumentSyncOptions is described at
@@ -2533,7 +2533,7 @@ type TextDocumentSyncOptions struct {
 // Since 3.17.0.
 type NotebookDocumentSyncOptions struct {
 	NotebookSelector []NotebookDocumentSyncOptionsNotebookSelectorItem `json:"notebookSelector"`
-	Save             *bool                                             `json:"save,omitempty"`
+	Save             bool                                              `json:"save,omitempty"`
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 is the
@@ -2555,7 +2555,7 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem struct {
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 variant of
 // [NotebookDocumentSyncOptionsNotebookSelectorItem].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 struct {
-	Notebook *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook   `json:"notebook,omitempty"`
+	Notebook NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook    `json:"notebook,omitzero"`
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem `json:"cells"`
 }
 
@@ -2572,15 +2572,15 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem struct {
 // Since 3.17.0.
 type NotebookDocumentSyncRegistrationOptions struct {
 	NotebookSelector []NotebookDocumentSyncOptionsNotebookSelectorItem `json:"notebookSelector"`
-	Save             *bool                                             `json:"save,omitempty"`
-	ID               *string                                           `json:"id,omitempty"`
+	Save             bool                                              `json:"save,omitempty"`
+	ID               string                                            `json:"id,omitempty"`
 }
 
 // WorkspaceFoldersServerCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFoldersServerCapabilities
 type WorkspaceFoldersServerCapabilities struct {
-	Supported           *bool                                                  `json:"supported,omitempty"`
-	ChangeNotifications *WorkspaceFoldersServerCapabilitiesChangeNotifications `json:"changeNotifications,omitempty"`
+	Supported           bool                                                  `json:"supported,omitempty"`
+	ChangeNotifications WorkspaceFoldersServerCapabilitiesChangeNotifications `json:"changeNotifications,omitzero"`
 }
 
 // FileOperationOptions is described at
@@ -2614,8 +2614,8 @@ type DiagnosticRelatedInformation struct {
 // ParameterInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#parameterInformation
 type ParameterInformation struct {
-	Label         ParameterInformationLabel          `json:"label"`
-	Documentation *ParameterInformationDocumentation `json:"documentation,omitempty"`
+	Label         ParameterInformationLabel         `json:"label"`
+	Documentation ParameterInformationDocumentation `json:"documentation,omitzero"`
 }
 
 // ParameterInformationLabelVariant2 is the ParameterInformationLabelVariant2
@@ -2628,7 +2628,7 @@ type ParameterInformationLabelVariant2 [2]uint32
 // Since 3.17.0.
 type NotebookCellTextDocumentFilter struct {
 	Notebook NotebookCellTextDocumentFilterNotebook `json:"notebook"`
-	Language *string                                `json:"language,omitempty"`
+	Language string                                 `json:"language,omitempty"`
 }
 
 // FileOperationPatternOptions is described at
@@ -2636,20 +2636,20 @@ type NotebookCellTextDocumentFilter struct {
 //
 // Since 3.16.0.
 type FileOperationPatternOptions struct {
-	IgnoreCase *bool `json:"ignoreCase,omitempty"`
+	IgnoreCase bool `json:"ignoreCase,omitempty"`
 }
 
 // ExecutionSummary is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executionSummary
 type ExecutionSummary struct {
 	ExecutionOrder uint32 `json:"executionOrder"`
-	Success        *bool  `json:"success,omitempty"`
+	Success        bool   `json:"success,omitempty"`
 }
 
 // WorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WorkspaceClientCapabilities struct {
-	ApplyEdit              *bool                                     `json:"applyEdit,omitempty"`
+	ApplyEdit              bool                                      `json:"applyEdit,omitempty"`
 	WorkspaceEdit          *WorkspaceEditClientCapabilities          `json:"workspaceEdit,omitempty"`
 	DidChangeConfiguration *DidChangeConfigurationClientCapabilities `json:"didChangeConfiguration,omitempty"`
 	DidChangeWatchedFiles  *DidChangeWatchedFilesClientCapabilities  `json:"didChangeWatchedFiles,omitempty"`
@@ -2657,10 +2657,10 @@ type WorkspaceClientCapabilities struct {
 	ExecuteCommand         *ExecuteCommandClientCapabilities         `json:"executeCommand,omitempty"`
 
 	// Since 3.6.0.
-	WorkspaceFolders *bool `json:"workspaceFolders,omitempty"`
+	WorkspaceFolders bool `json:"workspaceFolders,omitempty"`
 
 	// Since 3.6.0.
-	Configuration *bool `json:"configuration,omitempty"`
+	Configuration bool `json:"configuration,omitempty"`
 
 	// Since 3.16.0.
 	SemanticTokens *SemanticTokensWorkspaceClientCapabilities `json:"semanticTokens,omitempty"`
@@ -2761,7 +2761,7 @@ type NotebookDocumentClientCapabilities struct {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WindowClientCapabilities struct {
 	// Since 3.15.0.
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.16.0.
 	ShowMessage *ShowMessageRequestClientCapabilities `json:"showMessage,omitempty"`
@@ -2807,16 +2807,16 @@ type RelativePattern struct {
 // WorkspaceEditClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceEditClientCapabilities
 type WorkspaceEditClientCapabilities struct {
-	DocumentChanges *bool `json:"documentChanges,omitempty"`
+	DocumentChanges bool `json:"documentChanges,omitempty"`
 
 	// Since 3.13.0.
 	ResourceOperations []ResourceOperationKind `json:"resourceOperations,omitzero"`
 
 	// Since 3.13.0.
-	FailureHandling *FailureHandlingKind `json:"failureHandling,omitempty"`
+	FailureHandling FailureHandlingKind `json:"failureHandling,omitempty"`
 
 	// Since 3.16.0.
-	NormalizesLineEndings *bool `json:"normalizesLineEndings,omitempty"`
+	NormalizesLineEndings bool `json:"normalizesLineEndings,omitempty"`
 
 	// Since 3.16.0.
 	ChangeAnnotationSupport *WorkspaceEditClientCapabilitiesChangeAnnotationSupport `json:"changeAnnotationSupport,omitempty"`
@@ -2825,28 +2825,28 @@ type WorkspaceEditClientCapabilities struct {
 // WorkspaceEditClientCapabilitiesChangeAnnotationSupport is the
 // changeAnnotationSupport member of [WorkspaceEditClientCapabilities].
 type WorkspaceEditClientCapabilitiesChangeAnnotationSupport struct {
-	GroupsOnLabel *bool `json:"groupsOnLabel,omitempty"`
+	GroupsOnLabel bool `json:"groupsOnLabel,omitempty"`
 }
 
 // DidChangeConfigurationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeConfigurationClientCapabilities
 type DidChangeConfigurationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // DidChangeWatchedFilesClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWatchedFilesClientCapabilities
 type DidChangeWatchedFilesClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.17.0.
-	RelativePatternSupport *bool `json:"relativePatternSupport,omitempty"`
+	RelativePatternSupport bool `json:"relativePatternSupport,omitempty"`
 }
 
 // WorkspaceSymbolClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WorkspaceSymbolClientCapabilities struct {
-	DynamicRegistration *bool                                        `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool                                         `json:"dynamicRegistration,omitempty"`
 	SymbolKind          *WorkspaceSymbolClientCapabilitiesSymbolKind `json:"symbolKind,omitempty"`
 
 	// Since 3.16.0.
@@ -2877,7 +2877,7 @@ type WorkspaceSymbolClientCapabilitiesResolveSupport struct {
 // ExecuteCommandClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandClientCapabilities
 type ExecuteCommandClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // SemanticTokensWorkspaceClientCapabilities is described at
@@ -2885,7 +2885,7 @@ type ExecuteCommandClientCapabilities struct {
 //
 // Since 3.16.0.
 type SemanticTokensWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // CodeLensWorkspaceClientCapabilities is described at
@@ -2893,7 +2893,7 @@ type SemanticTokensWorkspaceClientCapabilities struct {
 //
 // Since 3.16.0.
 type CodeLensWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // FileOperationClientCapabilities is described at
@@ -2901,13 +2901,13 @@ type CodeLensWorkspaceClientCapabilities struct {
 //
 // Since 3.16.0.
 type FileOperationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	DidCreate           *bool `json:"didCreate,omitempty"`
-	WillCreate          *bool `json:"willCreate,omitempty"`
-	DidRename           *bool `json:"didRename,omitempty"`
-	WillRename          *bool `json:"willRename,omitempty"`
-	DidDelete           *bool `json:"didDelete,omitempty"`
-	WillDelete          *bool `json:"willDelete,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	DidCreate           bool `json:"didCreate,omitempty"`
+	WillCreate          bool `json:"willCreate,omitempty"`
+	DidRename           bool `json:"didRename,omitempty"`
+	WillRename          bool `json:"willRename,omitempty"`
+	DidDelete           bool `json:"didDelete,omitempty"`
+	WillDelete          bool `json:"willDelete,omitempty"`
 }
 
 // InlineValueWorkspaceClientCapabilities is described at
@@ -2915,7 +2915,7 @@ type FileOperationClientCapabilities struct {
 //
 // Since 3.17.0.
 type InlineValueWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // InlayHintWorkspaceClientCapabilities is described at
@@ -2923,7 +2923,7 @@ type InlineValueWorkspaceClientCapabilities struct {
 //
 // Since 3.17.0.
 type InlayHintWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // DiagnosticWorkspaceClientCapabilities is described at
@@ -2931,7 +2931,7 @@ type InlayHintWorkspaceClientCapabilities struct {
 //
 // Since 3.17.0.
 type DiagnosticWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // FoldingRangeWorkspaceClientCapabilities is described at
@@ -2940,28 +2940,28 @@ type DiagnosticWorkspaceClientCapabilities struct {
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type FoldingRangeWorkspaceClientCapabilities struct {
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // TextDocumentSyncClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncClientCapabilities
 type TextDocumentSyncClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	WillSave            *bool `json:"willSave,omitempty"`
-	WillSaveWaitUntil   *bool `json:"willSaveWaitUntil,omitempty"`
-	DidSave             *bool `json:"didSave,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	WillSave            bool `json:"willSave,omitempty"`
+	WillSaveWaitUntil   bool `json:"willSaveWaitUntil,omitempty"`
+	DidSave             bool `json:"didSave,omitempty"`
 }
 
 // CompletionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionClientCapabilities
 type CompletionClientCapabilities struct {
-	DynamicRegistration *bool                                           `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool                                            `json:"dynamicRegistration,omitempty"`
 	CompletionItem      *CompletionClientCapabilitiesCompletionItem     `json:"completionItem,omitempty"`
 	CompletionItemKind  *CompletionClientCapabilitiesCompletionItemKind `json:"completionItemKind,omitempty"`
 
 	// Since 3.17.0.
-	InsertTextMode *InsertTextMode `json:"insertTextMode,omitempty"`
-	ContextSupport *bool           `json:"contextSupport,omitempty"`
+	InsertTextMode InsertTextMode `json:"insertTextMode,omitempty"`
+	ContextSupport bool           `json:"contextSupport,omitempty"`
 
 	// Since 3.17.0.
 	CompletionList *CompletionClientCapabilitiesCompletionList `json:"completionList,omitempty"`
@@ -2970,17 +2970,17 @@ type CompletionClientCapabilities struct {
 // CompletionClientCapabilitiesCompletionItem is the completionItem member of
 // [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItem struct {
-	SnippetSupport          *bool        `json:"snippetSupport,omitempty"`
-	CommitCharactersSupport *bool        `json:"commitCharactersSupport,omitempty"`
+	SnippetSupport          bool         `json:"snippetSupport,omitempty"`
+	CommitCharactersSupport bool         `json:"commitCharactersSupport,omitempty"`
 	DocumentationFormat     []MarkupKind `json:"documentationFormat,omitzero"`
-	DeprecatedSupport       *bool        `json:"deprecatedSupport,omitempty"`
-	PreselectSupport        *bool        `json:"preselectSupport,omitempty"`
+	DeprecatedSupport       bool         `json:"deprecatedSupport,omitempty"`
+	PreselectSupport        bool         `json:"preselectSupport,omitempty"`
 
 	// Since 3.15.0.
 	TagSupport *CompletionClientCapabilitiesCompletionItemTagSupport `json:"tagSupport,omitempty"`
 
 	// Since 3.16.0.
-	InsertReplaceSupport *bool `json:"insertReplaceSupport,omitempty"`
+	InsertReplaceSupport bool `json:"insertReplaceSupport,omitempty"`
 
 	// Since 3.16.0.
 	ResolveSupport *CompletionClientCapabilitiesCompletionItemResolveSupport `json:"resolveSupport,omitempty"`
@@ -2989,7 +2989,7 @@ type CompletionClientCapabilitiesCompletionItem struct {
 	InsertTextModeSupport *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport `json:"insertTextModeSupport,omitempty"`
 
 	// Since 3.17.0.
-	LabelDetailsSupport *bool `json:"labelDetailsSupport,omitempty"`
+	LabelDetailsSupport bool `json:"labelDetailsSupport,omitempty"`
 }
 
 // CompletionClientCapabilitiesCompletionItemTagSupport is the tagSupport
@@ -3027,18 +3027,18 @@ type CompletionClientCapabilitiesCompletionList struct {
 // HoverClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverClientCapabilities
 type HoverClientCapabilities struct {
-	DynamicRegistration *bool        `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool         `json:"dynamicRegistration,omitempty"`
 	ContentFormat       []MarkupKind `json:"contentFormat,omitzero"`
 }
 
 // SignatureHelpClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpClientCapabilities
 type SignatureHelpClientCapabilities struct {
-	DynamicRegistration  *bool                                                `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration  bool                                                 `json:"dynamicRegistration,omitempty"`
 	SignatureInformation *SignatureHelpClientCapabilitiesSignatureInformation `json:"signatureInformation,omitempty"`
 
 	// Since 3.15.0.
-	ContextSupport *bool `json:"contextSupport,omitempty"`
+	ContextSupport bool `json:"contextSupport,omitempty"`
 }
 
 // SignatureHelpClientCapabilitiesSignatureInformation is the
@@ -3048,7 +3048,7 @@ type SignatureHelpClientCapabilitiesSignatureInformation struct {
 	ParameterInformation *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation `json:"parameterInformation,omitempty"`
 
 	// Since 3.16.0.
-	ActiveParameterSupport *bool `json:"activeParameterSupport,omitempty"`
+	ActiveParameterSupport bool `json:"activeParameterSupport,omitempty"`
 }
 
 // SignatureHelpClientCapabilitiesSignatureInformationParameterInformation is
@@ -3056,7 +3056,7 @@ type SignatureHelpClientCapabilitiesSignatureInformation struct {
 // [SignatureHelpClientCapabilitiesSignatureInformation].
 type SignatureHelpClientCapabilitiesSignatureInformationParameterInformation struct {
 	// Since 3.14.0.
-	LabelOffsetSupport *bool `json:"labelOffsetSupport,omitempty"`
+	LabelOffsetSupport bool `json:"labelOffsetSupport,omitempty"`
 }
 
 // DeclarationClientCapabilities is described at
@@ -3064,24 +3064,24 @@ type SignatureHelpClientCapabilitiesSignatureInformationParameterInformation str
 //
 // Since 3.14.0.
 type DeclarationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	LinkSupport         *bool `json:"linkSupport,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	LinkSupport         bool `json:"linkSupport,omitempty"`
 }
 
 // DefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionClientCapabilities
 type DefinitionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.14.0.
-	LinkSupport *bool `json:"linkSupport,omitempty"`
+	LinkSupport bool `json:"linkSupport,omitempty"`
 }
 
 // TypeDefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionClientCapabilities
 type TypeDefinitionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	LinkSupport         *bool `json:"linkSupport,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	LinkSupport         bool `json:"linkSupport,omitempty"`
 }
 
 // ImplementationClientCapabilities is described at
@@ -3089,36 +3089,36 @@ type TypeDefinitionClientCapabilities struct {
 //
 // Since 3.6.0.
 type ImplementationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.14.0.
-	LinkSupport *bool `json:"linkSupport,omitempty"`
+	LinkSupport bool `json:"linkSupport,omitempty"`
 }
 
 // ReferenceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceClientCapabilities
 type ReferenceClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // DocumentHighlightClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightClientCapabilities
 type DocumentHighlightClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // DocumentSymbolClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolClientCapabilities
 type DocumentSymbolClientCapabilities struct {
-	DynamicRegistration               *bool                                       `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration               bool                                        `json:"dynamicRegistration,omitempty"`
 	SymbolKind                        *DocumentSymbolClientCapabilitiesSymbolKind `json:"symbolKind,omitempty"`
-	HierarchicalDocumentSymbolSupport *bool                                       `json:"hierarchicalDocumentSymbolSupport,omitempty"`
+	HierarchicalDocumentSymbolSupport bool                                        `json:"hierarchicalDocumentSymbolSupport,omitempty"`
 
 	// Since 3.16.0.
 	TagSupport *DocumentSymbolClientCapabilitiesTagSupport `json:"tagSupport,omitempty"`
 
 	// Since 3.16.0.
-	LabelSupport *bool `json:"labelSupport,omitempty"`
+	LabelSupport bool `json:"labelSupport,omitempty"`
 }
 
 // DocumentSymbolClientCapabilitiesSymbolKind is the symbolKind member of
@@ -3136,25 +3136,25 @@ type DocumentSymbolClientCapabilitiesTagSupport struct {
 // CodeActionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionClientCapabilities
 type CodeActionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.8.0.
 	CodeActionLiteralSupport *CodeActionClientCapabilitiesCodeActionLiteralSupport `json:"codeActionLiteralSupport,omitempty"`
 
 	// Since 3.15.0.
-	IsPreferredSupport *bool `json:"isPreferredSupport,omitempty"`
+	IsPreferredSupport bool `json:"isPreferredSupport,omitempty"`
 
 	// Since 3.16.0.
-	DisabledSupport *bool `json:"disabledSupport,omitempty"`
+	DisabledSupport bool `json:"disabledSupport,omitempty"`
 
 	// Since 3.16.0.
-	DataSupport *bool `json:"dataSupport,omitempty"`
+	DataSupport bool `json:"dataSupport,omitempty"`
 
 	// Since 3.16.0.
 	ResolveSupport *CodeActionClientCapabilitiesResolveSupport `json:"resolveSupport,omitempty"`
 
 	// Since 3.16.0.
-	HonorsChangeAnnotations *bool `json:"honorsChangeAnnotations,omitempty"`
+	HonorsChangeAnnotations bool `json:"honorsChangeAnnotations,omitempty"`
 }
 
 // CodeActionClientCapabilitiesCodeActionLiteralSupport is the
@@ -3179,66 +3179,66 @@ type CodeActionClientCapabilitiesResolveSupport struct {
 // CodeLensClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensClientCapabilities
 type CodeLensClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // DocumentLinkClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkClientCapabilities
 type DocumentLinkClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.15.0.
-	TooltipSupport *bool `json:"tooltipSupport,omitempty"`
+	TooltipSupport bool `json:"tooltipSupport,omitempty"`
 }
 
 // DocumentColorClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorClientCapabilities
 type DocumentColorClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // DocumentFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingClientCapabilities
 type DocumentFormattingClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // DocumentRangeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingClientCapabilities
 type DocumentRangeFormattingClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RangesSupport *bool `json:"rangesSupport,omitempty"`
+	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
 // DocumentOnTypeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingClientCapabilities
 type DocumentOnTypeFormattingClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // RenameClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameClientCapabilities
 type RenameClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.12.0.
-	PrepareSupport *bool `json:"prepareSupport,omitempty"`
+	PrepareSupport bool `json:"prepareSupport,omitempty"`
 
 	// Since 3.16.0.
-	PrepareSupportDefaultBehavior *PrepareSupportDefaultBehavior `json:"prepareSupportDefaultBehavior,omitempty"`
+	PrepareSupportDefaultBehavior PrepareSupportDefaultBehavior `json:"prepareSupportDefaultBehavior,omitempty"`
 
 	// Since 3.16.0.
-	HonorsChangeAnnotations *bool `json:"honorsChangeAnnotations,omitempty"`
+	HonorsChangeAnnotations bool `json:"honorsChangeAnnotations,omitempty"`
 }
 
 // FoldingRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeClientCapabilities
 type FoldingRangeClientCapabilities struct {
-	DynamicRegistration *bool   `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool    `json:"dynamicRegistration,omitempty"`
 	RangeLimit          *uint32 `json:"rangeLimit,omitempty"`
-	LineFoldingOnly     *bool   `json:"lineFoldingOnly,omitempty"`
+	LineFoldingOnly     bool    `json:"lineFoldingOnly,omitempty"`
 
 	// Since 3.17.0.
 	FoldingRangeKind *FoldingRangeClientCapabilitiesFoldingRangeKind `json:"foldingRangeKind,omitempty"`
@@ -3257,31 +3257,31 @@ type FoldingRangeClientCapabilitiesFoldingRangeKind struct {
 // [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRange struct {
 	// Since 3.17.0.
-	CollapsedText *bool `json:"collapsedText,omitempty"`
+	CollapsedText bool `json:"collapsedText,omitempty"`
 }
 
 // SelectionRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeClientCapabilities
 type SelectionRangeClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // PublishDiagnosticsClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#publishDiagnosticsClientCapabilities
 type PublishDiagnosticsClientCapabilities struct {
-	RelatedInformation *bool `json:"relatedInformation,omitempty"`
+	RelatedInformation bool `json:"relatedInformation,omitempty"`
 
 	// Since 3.15.0.
 	TagSupport *PublishDiagnosticsClientCapabilitiesTagSupport `json:"tagSupport,omitempty"`
 
 	// Since 3.15.0.
-	VersionSupport *bool `json:"versionSupport,omitempty"`
+	VersionSupport bool `json:"versionSupport,omitempty"`
 
 	// Since 3.16.0.
-	CodeDescriptionSupport *bool `json:"codeDescriptionSupport,omitempty"`
+	CodeDescriptionSupport bool `json:"codeDescriptionSupport,omitempty"`
 
 	// Since 3.16.0.
-	DataSupport *bool `json:"dataSupport,omitempty"`
+	DataSupport bool `json:"dataSupport,omitempty"`
 }
 
 // PublishDiagnosticsClientCapabilitiesTagSupport is the tagSupport member of
@@ -3295,7 +3295,7 @@ type PublishDiagnosticsClientCapabilitiesTagSupport struct {
 //
 // Since 3.16.0.
 type CallHierarchyClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // SemanticTokensClientCapabilities is described at
@@ -3303,26 +3303,26 @@ type CallHierarchyClientCapabilities struct {
 //
 // Since 3.16.0.
 type SemanticTokensClientCapabilities struct {
-	DynamicRegistration     *bool                                    `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration     bool                                     `json:"dynamicRegistration,omitempty"`
 	Requests                SemanticTokensClientCapabilitiesRequests `json:"requests"`
 	TokenTypes              []string                                 `json:"tokenTypes"`
 	TokenModifiers          []string                                 `json:"tokenModifiers"`
 	Formats                 []TokenFormat                            `json:"formats"`
-	OverlappingTokenSupport *bool                                    `json:"overlappingTokenSupport,omitempty"`
-	MultilineTokenSupport   *bool                                    `json:"multilineTokenSupport,omitempty"`
+	OverlappingTokenSupport bool                                     `json:"overlappingTokenSupport,omitempty"`
+	MultilineTokenSupport   bool                                     `json:"multilineTokenSupport,omitempty"`
 
 	// Since 3.17.0.
-	ServerCancelSupport *bool `json:"serverCancelSupport,omitempty"`
+	ServerCancelSupport bool `json:"serverCancelSupport,omitempty"`
 
 	// Since 3.17.0.
-	AugmentsSyntaxTokens *bool `json:"augmentsSyntaxTokens,omitempty"`
+	AugmentsSyntaxTokens bool `json:"augmentsSyntaxTokens,omitempty"`
 }
 
 // SemanticTokensClientCapabilitiesRequests is the requests member of
 // [SemanticTokensClientCapabilities].
 type SemanticTokensClientCapabilitiesRequests struct {
-	Range *SemanticTokensClientCapabilitiesRequestsRange `json:"range,omitempty"`
-	Full  *SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitempty"`
+	Range SemanticTokensClientCapabilitiesRequestsRange `json:"range,omitzero"`
+	Full  SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitzero"`
 }
 
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 is the
@@ -3334,7 +3334,7 @@ type SemanticTokensClientCapabilitiesRequestsRangeVariant2 struct{}
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 variant of
 // [SemanticTokensClientCapabilitiesRequestsFull].
 type SemanticTokensClientCapabilitiesRequestsFullVariant2 struct {
-	Delta *bool `json:"delta,omitempty"`
+	Delta bool `json:"delta,omitempty"`
 }
 
 // LinkedEditingRangeClientCapabilities is described at
@@ -3342,7 +3342,7 @@ type SemanticTokensClientCapabilitiesRequestsFullVariant2 struct {
 //
 // Since 3.16.0.
 type LinkedEditingRangeClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // MonikerClientCapabilities is described at
@@ -3350,7 +3350,7 @@ type LinkedEditingRangeClientCapabilities struct {
 //
 // Since 3.16.0.
 type MonikerClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // TypeHierarchyClientCapabilities is described at
@@ -3358,7 +3358,7 @@ type MonikerClientCapabilities struct {
 //
 // Since 3.17.0.
 type TypeHierarchyClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // InlineValueClientCapabilities is described at
@@ -3366,7 +3366,7 @@ type TypeHierarchyClientCapabilities struct {
 //
 // Since 3.17.0.
 type InlineValueClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // InlayHintClientCapabilities is described at
@@ -3374,7 +3374,7 @@ type InlineValueClientCapabilities struct {
 //
 // Since 3.17.0.
 type InlayHintClientCapabilities struct {
-	DynamicRegistration *bool                                      `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool                                       `json:"dynamicRegistration,omitempty"`
 	ResolveSupport      *InlayHintClientCapabilitiesResolveSupport `json:"resolveSupport,omitempty"`
 }
 
@@ -3389,8 +3389,8 @@ type InlayHintClientCapabilitiesResolveSupport struct {
 //
 // Since 3.17.0.
 type DiagnosticClientCapabilities struct {
-	DynamicRegistration    *bool `json:"dynamicRegistration,omitempty"`
-	RelatedDocumentSupport *bool `json:"relatedDocumentSupport,omitempty"`
+	DynamicRegistration    bool `json:"dynamicRegistration,omitempty"`
+	RelatedDocumentSupport bool `json:"relatedDocumentSupport,omitempty"`
 }
 
 // InlineCompletionClientCapabilities is described at
@@ -3398,7 +3398,7 @@ type DiagnosticClientCapabilities struct {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // NotebookDocumentSyncClientCapabilities is described at
@@ -3406,8 +3406,8 @@ type InlineCompletionClientCapabilities struct {
 //
 // Since 3.17.0.
 type NotebookDocumentSyncClientCapabilities struct {
-	DynamicRegistration     *bool `json:"dynamicRegistration,omitempty"`
-	ExecutionSummarySupport *bool `json:"executionSummarySupport,omitempty"`
+	DynamicRegistration     bool `json:"dynamicRegistration,omitempty"`
+	ExecutionSummarySupport bool `json:"executionSummarySupport,omitempty"`
 }
 
 // ShowMessageRequestClientCapabilities is described at
@@ -3419,7 +3419,7 @@ type ShowMessageRequestClientCapabilities struct {
 // ShowMessageRequestClientCapabilitiesMessageActionItem is the
 // messageActionItem member of [ShowMessageRequestClientCapabilities].
 type ShowMessageRequestClientCapabilitiesMessageActionItem struct {
-	AdditionalPropertiesSupport *bool `json:"additionalPropertiesSupport,omitempty"`
+	AdditionalPropertiesSupport bool `json:"additionalPropertiesSupport,omitempty"`
 }
 
 // ShowDocumentClientCapabilities is described at
@@ -3435,8 +3435,8 @@ type ShowDocumentClientCapabilities struct {
 //
 // Since 3.16.0.
 type RegularExpressionsClientCapabilities struct {
-	Engine  string  `json:"engine"`
-	Version *string `json:"version,omitempty"`
+	Engine  string `json:"engine"`
+	Version string `json:"version,omitempty"`
 }
 
 // MarkdownClientCapabilities is described at
@@ -3444,8 +3444,8 @@ type RegularExpressionsClientCapabilities struct {
 //
 // Since 3.16.0.
 type MarkdownClientCapabilities struct {
-	Parser  string  `json:"parser"`
-	Version *string `json:"version,omitempty"`
+	Parser  string `json:"parser"`
+	Version string `json:"version,omitempty"`
 
 	// Since 3.17.0.
 	AllowedTags []string `json:"allowedTags,omitzero"`
@@ -3525,49 +3525,49 @@ type LSPObject map[string]json.RawMessage
 // TextDocumentFilterVariant1 is the TextDocumentFilterVariant1 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant1 struct {
-	Language string  `json:"language"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // TextDocumentFilterVariant2 is the TextDocumentFilterVariant2 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant2 struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   string  `json:"scheme"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // TextDocumentFilterVariant3 is the TextDocumentFilterVariant3 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant3 struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  string  `json:"pattern"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern"`
 }
 
 // NotebookDocumentFilterVariant1 is the NotebookDocumentFilterVariant1 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant1 struct {
-	NotebookType string  `json:"notebookType"`
-	Scheme       *string `json:"scheme,omitempty"`
-	Pattern      *string `json:"pattern,omitempty"`
+	NotebookType string `json:"notebookType"`
+	Scheme       string `json:"scheme,omitempty"`
+	Pattern      string `json:"pattern,omitempty"`
 }
 
 // NotebookDocumentFilterVariant2 is the NotebookDocumentFilterVariant2 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant2 struct {
-	NotebookType *string `json:"notebookType,omitempty"`
-	Scheme       string  `json:"scheme"`
-	Pattern      *string `json:"pattern,omitempty"`
+	NotebookType string `json:"notebookType,omitempty"`
+	Scheme       string `json:"scheme"`
+	Pattern      string `json:"pattern,omitempty"`
 }
 
 // NotebookDocumentFilterVariant3 is the NotebookDocumentFilterVariant3 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant3 struct {
-	NotebookType *string `json:"notebookType,omitempty"`
-	Scheme       *string `json:"scheme,omitempty"`
-	Pattern      string  `json:"pattern"`
+	NotebookType string `json:"notebookType,omitempty"`
+	Scheme       string `json:"scheme,omitempty"`
+	Pattern      string `json:"pattern"`
 }
 
 // Pattern is described at

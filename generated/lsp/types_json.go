@@ -28,13 +28,13 @@ func (x ImplementationParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -59,9 +59,15 @@ func (x *ImplementationParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -132,13 +138,13 @@ func (x ImplementationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -156,9 +162,9 @@ func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -186,13 +192,13 @@ func (x TypeDefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -217,9 +223,15 @@ func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -245,13 +257,13 @@ func (x TypeDefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -269,9 +281,9 @@ func (x *TypeDefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -422,13 +434,13 @@ func (x *ConfigurationParams) UnmarshalJSON(b []byte) error {
 func (x DocumentColorParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -451,9 +463,15 @@ func (x *DocumentColorParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -527,13 +545,13 @@ func (x DocumentColorRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -551,9 +569,9 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -573,13 +591,13 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x ColorPresentationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -610,9 +628,15 @@ func (x *ColorPresentationParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -696,9 +720,9 @@ func (x *ColorPresentation) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x WorkDoneProgressOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -710,7 +734,7 @@ func (x *WorkDoneProgressOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -764,13 +788,13 @@ func (x *TextDocumentRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x FoldingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -793,9 +817,15 @@ func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -829,13 +859,13 @@ func (x FoldingRange) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"endCharacter":`...)
 		b = rpcimpl.AppendInt(b, *x.EndCharacter)
 	}
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, x.Kind)
 	}
-	if x.CollapsedText != nil {
+	if x.CollapsedText != "" {
 		b = append(b, `,"collapsedText":`...)
-		b = rpcimpl.AppendString(b, *x.CollapsedText)
+		b = rpcimpl.AppendString(b, x.CollapsedText)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -864,9 +894,12 @@ func (x *FoldingRange) UnmarshalJSON(b []byte) error {
 				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[FoldingRangeKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "collapsedText":
-			return rpcimpl.AtField("collapsedText", rpcimpl.DecodeOptional(value, &v.CollapsedText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("collapsedText", rpcimpl.DecodeString(value, &v.CollapsedText))
 		}
 		return nil
 	})
@@ -892,13 +925,13 @@ func (x FoldingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -916,9 +949,9 @@ func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -946,13 +979,13 @@ func (x DeclarationParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -977,9 +1010,15 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1001,17 +1040,17 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 func (x DeclarationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1026,12 +1065,12 @@ func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1064,13 +1103,13 @@ func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1097,9 +1136,15 @@ func (x *SelectionRangeParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -1173,17 +1218,17 @@ func (x *SelectionRange) UnmarshalJSON(b []byte) error {
 func (x SelectionRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1198,12 +1243,12 @@ func (x *SelectionRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1307,7 +1352,7 @@ func (x CallHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -1332,7 +1377,10 @@ func (x *CallHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1364,9 +1412,9 @@ func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = rpcimpl.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, x.Detail)
 	}
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
@@ -1405,7 +1453,7 @@ func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "detail":
-			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeString(value, &v.Detail))
 		case "uri":
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
@@ -1448,13 +1496,13 @@ func (x CallHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1472,9 +1520,9 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1494,13 +1542,13 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x CallHierarchyIncomingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1523,9 +1571,15 @@ func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -1608,13 +1662,13 @@ func (x *CallHierarchyIncomingCall) UnmarshalJSON(b []byte) error {
 func (x CallHierarchyOutgoingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1637,9 +1691,15 @@ func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -1722,13 +1782,13 @@ func (x *CallHierarchyOutgoingCall) UnmarshalJSON(b []byte) error {
 func (x SemanticTokensParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1751,9 +1811,15 @@ func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -1789,9 +1855,9 @@ func (x SemanticTokens) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = rpcimpl.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"data":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
@@ -1810,7 +1876,7 @@ func (x *SemanticTokens) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "resultId":
-			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeString(value, &v.ResultID))
 		case "data":
 			has.Data = true
 			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
@@ -1892,29 +1958,29 @@ func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"legend":`...)
 	if b, err = x.Legend.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Range != nil {
+	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
-	if x.Full != nil {
+	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
 			return nil, err
 		}
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1932,16 +1998,22 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "legend":
 			has.Legend = true
 			return rpcimpl.AtField("legend", rpcimpl.NonNull(value, v.Legend.UnmarshalJSON(value)))
 		case "range":
-			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[SemanticTokensOptionsRange]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("range", v.Range.UnmarshalJSON(value))
 		case "full":
-			return rpcimpl.AtField("full", rpcimpl.DecodeOptional(value, &v.Full, rpcimpl.UnmarshalJSON[SemanticTokensOptionsFull]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("full", v.Full.UnmarshalJSON(value))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1963,13 +2035,13 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x SemanticTokensDeltaParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1994,9 +2066,15 @@ func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -2037,9 +2115,9 @@ func (x SemanticTokensDelta) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = rpcimpl.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"edits":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
@@ -2058,7 +2136,7 @@ func (x *SemanticTokensDelta) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "resultId":
-			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeString(value, &v.ResultID))
 		case "edits":
 			has.Edits = true
 			return rpcimpl.AtField("edits", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Edits, rpcimpl.UnmarshalJSON[SemanticTokensEdit])))
@@ -2132,13 +2210,13 @@ func (x *SemanticTokensDeltaPartialResult) UnmarshalJSON(b []byte) error {
 func (x SemanticTokensRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -2165,9 +2243,15 @@ func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -2197,13 +2281,13 @@ func (x ShowDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.External != nil {
+	if x.External {
 		b = append(b, `,"external":`...)
-		b = rpcimpl.AppendBool(b, *x.External)
+		b = rpcimpl.AppendBool(b, x.External)
 	}
-	if x.TakeFocus != nil {
+	if x.TakeFocus {
 		b = append(b, `,"takeFocus":`...)
-		b = rpcimpl.AppendBool(b, *x.TakeFocus)
+		b = rpcimpl.AppendBool(b, x.TakeFocus)
 	}
 	if x.Selection != nil {
 		b = append(b, `,"selection":`...)
@@ -2227,9 +2311,9 @@ func (x *ShowDocumentParams) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "external":
-			return rpcimpl.AtField("external", rpcimpl.DecodeOptional(value, &v.External, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("external", rpcimpl.DecodeBool(value, &v.External))
 		case "takeFocus":
-			return rpcimpl.AtField("takeFocus", rpcimpl.DecodeOptional(value, &v.TakeFocus, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("takeFocus", rpcimpl.DecodeBool(value, &v.TakeFocus))
 		case "selection":
 			return rpcimpl.AtField("selection", rpcimpl.DecodeOptional(value, &v.Selection, rpcimpl.UnmarshalJSON[Range]))
 		}
@@ -2294,7 +2378,7 @@ func (x LinkedEditingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -2319,7 +2403,10 @@ func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2358,9 +2445,9 @@ func (x LinkedEditingRanges) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Ranges); err != nil {
 		return nil, err
 	}
-	if x.WordPattern != nil {
+	if x.WordPattern != "" {
 		b = append(b, `,"wordPattern":`...)
-		b = rpcimpl.AppendString(b, *x.WordPattern)
+		b = rpcimpl.AppendString(b, x.WordPattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2378,7 +2465,7 @@ func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
 			has.Ranges = true
 			return rpcimpl.AtField("ranges", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Ranges, rpcimpl.UnmarshalJSON[Range])))
 		case "wordPattern":
-			return rpcimpl.AtField("wordPattern", rpcimpl.DecodeOptional(value, &v.WordPattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("wordPattern", rpcimpl.DecodeString(value, &v.WordPattern))
 		}
 		return nil
 	})
@@ -2402,13 +2489,13 @@ func (x LinkedEditingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2426,9 +2513,9 @@ func (x *LinkedEditingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -2710,13 +2797,13 @@ func (x MonikerParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -2741,9 +2828,15 @@ func (x *MonikerParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2770,9 +2863,9 @@ func (x Moniker) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Identifier)
 	b = append(b, `,"unique":`...)
 	b = rpcimpl.AppendString(b, x.Unique)
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, x.Kind)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2796,7 +2889,10 @@ func (x *Moniker) UnmarshalJSON(b []byte) error {
 			has.Unique = true
 			return rpcimpl.AtField("unique", rpcimpl.NonNull(value, v.Unique.UnmarshalJSON(value)))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[MonikerKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2824,9 +2920,9 @@ func (x MonikerRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2844,7 +2940,7 @@ func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -2872,7 +2968,7 @@ func (x TypeHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -2897,7 +2993,10 @@ func (x *TypeHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2929,9 +3028,9 @@ func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = rpcimpl.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, x.Detail)
 	}
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
@@ -2970,7 +3069,7 @@ func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "detail":
-			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeString(value, &v.Detail))
 		case "uri":
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
@@ -3013,13 +3112,13 @@ func (x TypeHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3037,9 +3136,9 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3059,13 +3158,13 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x TypeHierarchySupertypesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -3088,9 +3187,15 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -3113,13 +3218,13 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 func (x TypeHierarchySubtypesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -3142,9 +3247,15 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -3167,7 +3278,7 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 func (x InlineValueParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -3198,7 +3309,10 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -3231,17 +3345,17 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 func (x InlineValueRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3256,12 +3370,12 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3281,7 +3395,7 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x InlayHintParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -3308,7 +3422,10 @@ func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -3344,9 +3461,9 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Label); err != nil {
 		return nil, err
 	}
-	if x.Kind != nil {
+	if x.Kind != 0 {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, x.Kind)
 	}
 	if x.TextEdits != nil {
 		b = append(b, `,"textEdits":`...)
@@ -3354,19 +3471,19 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Tooltip != nil {
+	if !x.Tooltip.IsZero() {
 		b = append(b, `,"tooltip":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Tooltip); err != nil {
 			return nil, err
 		}
 	}
-	if x.PaddingLeft != nil {
+	if x.PaddingLeft {
 		b = append(b, `,"paddingLeft":`...)
-		b = rpcimpl.AppendBool(b, *x.PaddingLeft)
+		b = rpcimpl.AppendBool(b, x.PaddingLeft)
 	}
-	if x.PaddingRight != nil {
+	if x.PaddingRight {
 		b = append(b, `,"paddingRight":`...)
-		b = rpcimpl.AppendBool(b, *x.PaddingRight)
+		b = rpcimpl.AppendBool(b, x.PaddingRight)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
@@ -3393,15 +3510,21 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return rpcimpl.AtField("label", rpcimpl.NonNull(value, v.Label.UnmarshalJSON(value)))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[InlayHintKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "textEdits":
 			return rpcimpl.AtField("textEdits", rpcimpl.DecodeArray(value, &v.TextEdits, rpcimpl.UnmarshalJSON[TextEdit]))
 		case "tooltip":
-			return rpcimpl.AtField("tooltip", rpcimpl.DecodeOptional(value, &v.Tooltip, rpcimpl.UnmarshalJSON[InlayHintTooltip]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("tooltip", v.Tooltip.UnmarshalJSON(value))
 		case "paddingLeft":
-			return rpcimpl.AtField("paddingLeft", rpcimpl.DecodeOptional(value, &v.PaddingLeft, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("paddingLeft", rpcimpl.DecodeBool(value, &v.PaddingLeft))
 		case "paddingRight":
-			return rpcimpl.AtField("paddingRight", rpcimpl.DecodeOptional(value, &v.PaddingRight, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("paddingRight", rpcimpl.DecodeBool(value, &v.PaddingRight))
 		case "data":
 			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
@@ -3425,21 +3548,21 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 func (x InlayHintRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3454,14 +3577,14 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3481,13 +3604,13 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -3497,13 +3620,13 @@ func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = rpcimpl.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, x.Identifier)
 	}
-	if x.PreviousResultID != nil {
+	if x.PreviousResultID != "" {
 		b = append(b, `,"previousResultId":`...)
-		b = rpcimpl.AppendString(b, *x.PreviousResultID)
+		b = rpcimpl.AppendString(b, x.PreviousResultID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3518,16 +3641,22 @@ func (x *DocumentDiagnosticParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "identifier":
-			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeString(value, &v.Identifier))
 		case "previousResultId":
-			return rpcimpl.AtField("previousResultId", rpcimpl.DecodeOptional(value, &v.PreviousResultID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("previousResultId", rpcimpl.DecodeString(value, &v.PreviousResultID))
 		}
 		return nil
 	})
@@ -3637,21 +3766,21 @@ func (x DiagnosticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = rpcimpl.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"interFileDependencies":`...)
 	b = rpcimpl.AppendBool(b, x.InterFileDependencies)
 	b = append(b, `,"workspaceDiagnostics":`...)
 	b = rpcimpl.AppendBool(b, x.WorkspaceDiagnostics)
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3669,9 +3798,9 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "identifier":
-			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeString(value, &v.Identifier))
 		case "interFileDependencies":
 			has.InterFileDependencies = true
 			return rpcimpl.AtField("interFileDependencies", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.InterFileDependencies)))
@@ -3679,7 +3808,7 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.WorkspaceDiagnostics = true
 			return rpcimpl.AtField("workspaceDiagnostics", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.WorkspaceDiagnostics)))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3716,21 +3845,21 @@ func (x WorkspaceDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = rpcimpl.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"previousResultIds":`...)
 	if b, err = rpcimpl.AppendValue(b, x.PreviousResultIDs); err != nil {
@@ -3749,11 +3878,17 @@ func (x *WorkspaceDiagnosticParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "identifier":
-			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeString(value, &v.Identifier))
 		case "previousResultIds":
 			has.PreviousResultIDs = true
 			return rpcimpl.AtField("previousResultIds", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.PreviousResultIDs, rpcimpl.UnmarshalJSON[PreviousResultID])))
@@ -4091,7 +4226,7 @@ func (x InlineCompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -4120,7 +4255,10 @@ func (x *InlineCompletionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "context":
 			has.Context = true
 			return rpcimpl.AtField("context", rpcimpl.NonNull(value, v.Context.UnmarshalJSON(value)))
@@ -4202,9 +4340,9 @@ func (x InlineCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.InsertText); err != nil {
 		return nil, err
 	}
-	if x.FilterText != nil {
+	if x.FilterText != "" {
 		b = append(b, `,"filterText":`...)
-		b = rpcimpl.AppendString(b, *x.FilterText)
+		b = rpcimpl.AppendString(b, x.FilterText)
 	}
 	if x.Range != nil {
 		b = append(b, `,"range":`...)
@@ -4234,7 +4372,7 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 			has.InsertText = true
 			return rpcimpl.AtField("insertText", rpcimpl.NonNull(value, v.InsertText.UnmarshalJSON(value)))
 		case "filterText":
-			return rpcimpl.AtField("filterText", rpcimpl.DecodeOptional(value, &v.FilterText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("filterText", rpcimpl.DecodeString(value, &v.FilterText))
 		case "range":
 			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[Range]))
 		case "command":
@@ -4258,17 +4396,17 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 func (x InlineCompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4283,12 +4421,12 @@ func (x *InlineCompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -4410,7 +4548,7 @@ func (x *UnregistrationParams) UnmarshalJSON(b []byte) error {
 func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -4428,9 +4566,9 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Locale != nil {
+	if x.Locale != "" {
 		b = append(b, `,"locale":`...)
-		b = rpcimpl.AppendString(b, *x.Locale)
+		b = rpcimpl.AppendString(b, x.Locale)
 	}
 	switch x.RootPath.State {
 	case jsonrpc.Null:
@@ -4455,9 +4593,9 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Trace != nil {
+	if x.Trace != "" {
 		b = append(b, `,"trace":`...)
-		b = rpcimpl.AppendString(b, *x.Trace)
+		b = rpcimpl.AppendString(b, x.Trace)
 	}
 	switch x.WorkspaceFolders.State {
 	case jsonrpc.Null:
@@ -4481,7 +4619,10 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "processId":
 			has.ProcessID = true
 			return rpcimpl.AtField("processId", rpcimpl.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
@@ -4490,7 +4631,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		case "clientInfo":
 			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[XInitializeParamsClientInfo]))
 		case "locale":
-			return rpcimpl.AtField("locale", rpcimpl.DecodeOptional(value, &v.Locale, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("locale", rpcimpl.DecodeString(value, &v.Locale))
 		case "rootPath":
 			return rpcimpl.AtField("rootPath", rpcimpl.DecodeNullable(value, &v.RootPath, rpcimpl.DecodeString[string]))
 		case "rootUri":
@@ -4502,7 +4643,10 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		case "initializationOptions":
 			return rpcimpl.AtField("initializationOptions", rpcimpl.DecodeRaw(value, &v.InitializationOptions))
 		case "trace":
-			return rpcimpl.AtField("trace", rpcimpl.DecodeOptional(value, &v.Trace, rpcimpl.UnmarshalJSON[TraceValues]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("trace", v.Trace.UnmarshalJSON(value))
 		case "workspaceFolders":
 			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
 				return rpcimpl.DecodeArray(b, v, rpcimpl.UnmarshalJSON[WorkspaceFolder])
@@ -4577,9 +4721,9 @@ func (x InitializeResultServerInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, x.Version)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4597,7 +4741,7 @@ func (x *InitializeResultServerInfo) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		}
 		return nil
 	})
@@ -4705,7 +4849,7 @@ func (x *DidChangeConfigurationParams) UnmarshalJSON(b []byte) error {
 func (x DidChangeConfigurationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Section != nil {
+	if !x.Section.IsZero() {
 		b = append(b, `,"section":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Section); err != nil {
 			return nil, err
@@ -4721,7 +4865,10 @@ func (x *DidChangeConfigurationRegistrationOptions) UnmarshalJSON(b []byte) erro
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "section":
-			return rpcimpl.AtField("section", rpcimpl.DecodeOptional(value, &v.Section, rpcimpl.UnmarshalJSON[DidChangeConfigurationRegistrationOptionsSection]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("section", v.Section.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -5136,9 +5283,9 @@ func (x TextDocumentSaveRegistrationOptions) AppendJSON(b []byte) ([]byte, error
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.IncludeText != nil {
+	if x.IncludeText {
 		b = append(b, `,"includeText":`...)
-		b = rpcimpl.AppendBool(b, *x.IncludeText)
+		b = rpcimpl.AppendBool(b, x.IncludeText)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5156,7 +5303,7 @@ func (x *TextDocumentSaveRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "includeText":
-			return rpcimpl.AtField("includeText", rpcimpl.DecodeOptional(value, &v.IncludeText, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("includeText", rpcimpl.DecodeBool(value, &v.IncludeText))
 		}
 		return nil
 	})
@@ -5442,13 +5589,13 @@ func (x CompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -5479,9 +5626,15 @@ func (x *CompletionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "context":
 			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[CompletionContext]))
 		}
@@ -5513,9 +5666,9 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Kind != nil {
+	if x.Kind != 0 {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, x.Kind)
 	}
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
@@ -5523,53 +5676,53 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = rpcimpl.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, x.Detail)
 	}
-	if x.Documentation != nil {
+	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
 		}
 	}
-	if x.Deprecated != nil {
+	if x.Deprecated {
 		b = append(b, `,"deprecated":`...)
-		b = rpcimpl.AppendBool(b, *x.Deprecated)
+		b = rpcimpl.AppendBool(b, x.Deprecated)
 	}
-	if x.Preselect != nil {
+	if x.Preselect {
 		b = append(b, `,"preselect":`...)
-		b = rpcimpl.AppendBool(b, *x.Preselect)
+		b = rpcimpl.AppendBool(b, x.Preselect)
 	}
-	if x.SortText != nil {
+	if x.SortText != "" {
 		b = append(b, `,"sortText":`...)
-		b = rpcimpl.AppendString(b, *x.SortText)
+		b = rpcimpl.AppendString(b, x.SortText)
 	}
-	if x.FilterText != nil {
+	if x.FilterText != "" {
 		b = append(b, `,"filterText":`...)
-		b = rpcimpl.AppendString(b, *x.FilterText)
+		b = rpcimpl.AppendString(b, x.FilterText)
 	}
-	if x.InsertText != nil {
+	if x.InsertText != "" {
 		b = append(b, `,"insertText":`...)
-		b = rpcimpl.AppendString(b, *x.InsertText)
+		b = rpcimpl.AppendString(b, x.InsertText)
 	}
-	if x.InsertTextFormat != nil {
+	if x.InsertTextFormat != 0 {
 		b = append(b, `,"insertTextFormat":`...)
-		b = rpcimpl.AppendInt(b, *x.InsertTextFormat)
+		b = rpcimpl.AppendInt(b, x.InsertTextFormat)
 	}
-	if x.InsertTextMode != nil {
+	if x.InsertTextMode != 0 {
 		b = append(b, `,"insertTextMode":`...)
-		b = rpcimpl.AppendInt(b, *x.InsertTextMode)
+		b = rpcimpl.AppendInt(b, x.InsertTextMode)
 	}
-	if x.TextEdit != nil {
+	if !x.TextEdit.IsZero() {
 		b = append(b, `,"textEdit":`...)
 		if b, err = rpcimpl.AppendValue(b, x.TextEdit); err != nil {
 			return nil, err
 		}
 	}
-	if x.TextEditText != nil {
+	if x.TextEditText != "" {
 		b = append(b, `,"textEditText":`...)
-		b = rpcimpl.AppendString(b, *x.TextEditText)
+		b = rpcimpl.AppendString(b, x.TextEditText)
 	}
 	if x.AdditionalTextEdits != nil {
 		b = append(b, `,"additionalTextEdits":`...)
@@ -5613,31 +5766,46 @@ func (x *CompletionItem) UnmarshalJSON(b []byte) error {
 		case "labelDetails":
 			return rpcimpl.AtField("labelDetails", rpcimpl.DecodeOptional(value, &v.LabelDetails, rpcimpl.UnmarshalJSON[CompletionItemLabelDetails]))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[CompletionItemKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[CompletionItemTag]))
 		case "detail":
-			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeString(value, &v.Detail))
 		case "documentation":
-			return rpcimpl.AtField("documentation", rpcimpl.DecodeOptional(value, &v.Documentation, rpcimpl.UnmarshalJSON[CompletionItemDocumentation]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentation", v.Documentation.UnmarshalJSON(value))
 		case "deprecated":
-			return rpcimpl.AtField("deprecated", rpcimpl.DecodeOptional(value, &v.Deprecated, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecated", rpcimpl.DecodeBool(value, &v.Deprecated))
 		case "preselect":
-			return rpcimpl.AtField("preselect", rpcimpl.DecodeOptional(value, &v.Preselect, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("preselect", rpcimpl.DecodeBool(value, &v.Preselect))
 		case "sortText":
-			return rpcimpl.AtField("sortText", rpcimpl.DecodeOptional(value, &v.SortText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("sortText", rpcimpl.DecodeString(value, &v.SortText))
 		case "filterText":
-			return rpcimpl.AtField("filterText", rpcimpl.DecodeOptional(value, &v.FilterText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("filterText", rpcimpl.DecodeString(value, &v.FilterText))
 		case "insertText":
-			return rpcimpl.AtField("insertText", rpcimpl.DecodeOptional(value, &v.InsertText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("insertText", rpcimpl.DecodeString(value, &v.InsertText))
 		case "insertTextFormat":
-			return rpcimpl.AtField("insertTextFormat", rpcimpl.DecodeOptional(value, &v.InsertTextFormat, rpcimpl.UnmarshalJSON[InsertTextFormat]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("insertTextFormat", v.InsertTextFormat.UnmarshalJSON(value))
 		case "insertTextMode":
-			return rpcimpl.AtField("insertTextMode", rpcimpl.DecodeOptional(value, &v.InsertTextMode, rpcimpl.UnmarshalJSON[InsertTextMode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
 		case "textEdit":
-			return rpcimpl.AtField("textEdit", rpcimpl.DecodeOptional(value, &v.TextEdit, rpcimpl.UnmarshalJSON[CompletionItemTextEdit]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("textEdit", v.TextEdit.UnmarshalJSON(value))
 		case "textEditText":
-			return rpcimpl.AtField("textEditText", rpcimpl.DecodeOptional(value, &v.TextEditText, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("textEditText", rpcimpl.DecodeString(value, &v.TextEditText))
 		case "additionalTextEdits":
 			return rpcimpl.AtField("additionalTextEdits", rpcimpl.DecodeArray(value, &v.AdditionalTextEdits, rpcimpl.UnmarshalJSON[TextEdit]))
 		case "commitCharacters":
@@ -5737,19 +5905,19 @@ func (x CompletionListItemDefaults) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.EditRange != nil {
+	if !x.EditRange.IsZero() {
 		b = append(b, `,"editRange":`...)
 		if b, err = rpcimpl.AppendValue(b, x.EditRange); err != nil {
 			return nil, err
 		}
 	}
-	if x.InsertTextFormat != nil {
+	if x.InsertTextFormat != 0 {
 		b = append(b, `,"insertTextFormat":`...)
-		b = rpcimpl.AppendInt(b, *x.InsertTextFormat)
+		b = rpcimpl.AppendInt(b, x.InsertTextFormat)
 	}
-	if x.InsertTextMode != nil {
+	if x.InsertTextMode != 0 {
 		b = append(b, `,"insertTextMode":`...)
-		b = rpcimpl.AppendInt(b, *x.InsertTextMode)
+		b = rpcimpl.AppendInt(b, x.InsertTextMode)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
@@ -5769,11 +5937,20 @@ func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
 		case "commitCharacters":
 			return rpcimpl.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
 		case "editRange":
-			return rpcimpl.AtField("editRange", rpcimpl.DecodeOptional(value, &v.EditRange, rpcimpl.UnmarshalJSON[CompletionListItemDefaultsEditRange]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("editRange", v.EditRange.UnmarshalJSON(value))
 		case "insertTextFormat":
-			return rpcimpl.AtField("insertTextFormat", rpcimpl.DecodeOptional(value, &v.InsertTextFormat, rpcimpl.UnmarshalJSON[InsertTextFormat]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("insertTextFormat", v.InsertTextFormat.UnmarshalJSON(value))
 		case "insertTextMode":
-			return rpcimpl.AtField("insertTextMode", rpcimpl.DecodeOptional(value, &v.InsertTextMode, rpcimpl.UnmarshalJSON[InsertTextMode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
 		case "data":
 			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
@@ -5842,9 +6019,9 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -5858,9 +6035,9 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -5884,13 +6061,13 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "allCommitCharacters":
 			return rpcimpl.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		case "completionItem":
 			return rpcimpl.AtField("completionItem", rpcimpl.DecodeOptional(value, &v.CompletionItem, rpcimpl.UnmarshalJSON[CompletionOptionsCompletionItem]))
 		}
@@ -5920,7 +6097,7 @@ func (x HoverParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -5945,7 +6122,10 @@ func (x *HoverParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -6017,9 +6197,9 @@ func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6037,7 +6217,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -6065,7 +6245,7 @@ func (x SignatureHelpParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -6096,7 +6276,10 @@ func (x *SignatureHelpParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "context":
 			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[SignatureHelpContext]))
 		}
@@ -6191,9 +6374,9 @@ func (x SignatureHelpRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -6223,7 +6406,7 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "retriggerCharacters":
@@ -6255,13 +6438,13 @@ func (x DefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -6286,9 +6469,15 @@ func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -6314,9 +6503,9 @@ func (x DefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6334,7 +6523,7 @@ func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -6362,13 +6551,13 @@ func (x ReferenceParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -6397,9 +6586,15 @@ func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "context":
 			has.Context = true
 			return rpcimpl.AtField("context", rpcimpl.NonNull(value, v.Context.UnmarshalJSON(value)))
@@ -6430,9 +6625,9 @@ func (x ReferenceRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6450,7 +6645,7 @@ func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -6478,13 +6673,13 @@ func (x DocumentHighlightParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -6509,9 +6704,15 @@ func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -6537,9 +6738,9 @@ func (x DocumentHighlight) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Kind != nil {
+	if x.Kind != 0 {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, x.Kind)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6557,7 +6758,10 @@ func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[DocumentHighlightKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -6581,9 +6785,9 @@ func (x DocumentHighlightRegistrationOptions) AppendJSON(b []byte) ([]byte, erro
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6601,7 +6805,7 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -6621,13 +6825,13 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x DocumentSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -6650,9 +6854,15 @@ func (x *DocumentSymbolParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -6685,13 +6895,13 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = rpcimpl.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, x.ContainerName)
 	}
-	if x.Deprecated != nil {
+	if x.Deprecated {
 		b = append(b, `,"deprecated":`...)
-		b = rpcimpl.AppendBool(b, *x.Deprecated)
+		b = rpcimpl.AppendBool(b, x.Deprecated)
 	}
 	b = append(b, `,"location":`...)
 	if b, err = x.Location.AppendJSON(b); err != nil {
@@ -6718,9 +6928,9 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeString(value, &v.ContainerName))
 		case "deprecated":
-			return rpcimpl.AtField("deprecated", rpcimpl.DecodeOptional(value, &v.Deprecated, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecated", rpcimpl.DecodeBool(value, &v.Deprecated))
 		case "location":
 			has.Location = true
 			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
@@ -6749,9 +6959,9 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = rpcimpl.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, x.Detail)
 	}
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendInt(b, x.Kind)
@@ -6761,9 +6971,9 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Deprecated != nil {
+	if x.Deprecated {
 		b = append(b, `,"deprecated":`...)
-		b = rpcimpl.AppendBool(b, *x.Deprecated)
+		b = rpcimpl.AppendBool(b, x.Deprecated)
 	}
 	b = append(b, `,"range":`...)
 	if b, err = x.Range.AppendJSON(b); err != nil {
@@ -6795,14 +7005,14 @@ func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "detail":
-			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeString(value, &v.Detail))
 		case "kind":
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "deprecated":
-			return rpcimpl.AtField("deprecated", rpcimpl.DecodeOptional(value, &v.Deprecated, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecated", rpcimpl.DecodeBool(value, &v.Deprecated))
 		case "range":
 			has.Range = true
 			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
@@ -6840,13 +7050,13 @@ func (x DocumentSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = rpcimpl.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, x.Label)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6864,9 +7074,9 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "label":
-			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeString(value, &v.Label))
 		}
 		return nil
 	})
@@ -6886,13 +7096,13 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x CodeActionParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -6923,9 +7133,15 @@ func (x *CodeActionParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -7011,9 +7227,9 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"title":`...)
 	b = rpcimpl.AppendString(b, x.Title)
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, x.Kind)
 	}
 	if x.Diagnostics != nil {
 		b = append(b, `,"diagnostics":`...)
@@ -7021,9 +7237,9 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsPreferred != nil {
+	if x.IsPreferred {
 		b = append(b, `,"isPreferred":`...)
-		b = rpcimpl.AppendBool(b, *x.IsPreferred)
+		b = rpcimpl.AppendBool(b, x.IsPreferred)
 	}
 	if x.Disabled != nil {
 		b = append(b, `,"disabled":`...)
@@ -7065,11 +7281,14 @@ func (x *CodeAction) UnmarshalJSON(b []byte) error {
 			has.Title = true
 			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[CodeActionKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "diagnostics":
 			return rpcimpl.AtField("diagnostics", rpcimpl.DecodeArray(value, &v.Diagnostics, rpcimpl.UnmarshalJSON[Diagnostic]))
 		case "isPreferred":
-			return rpcimpl.AtField("isPreferred", rpcimpl.DecodeOptional(value, &v.IsPreferred, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isPreferred", rpcimpl.DecodeBool(value, &v.IsPreferred))
 		case "disabled":
 			return rpcimpl.AtField("disabled", rpcimpl.DecodeOptional(value, &v.Disabled, rpcimpl.UnmarshalJSON[CodeActionDisabled]))
 		case "edit":
@@ -7136,9 +7355,9 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
@@ -7146,9 +7365,9 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7166,11 +7385,11 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "codeActionKinds":
 			return rpcimpl.AtField("codeActionKinds", rpcimpl.DecodeArray(value, &v.CodeActionKinds, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -7190,13 +7409,13 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x WorkspaceSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7217,9 +7436,15 @@ func (x *WorkspaceSymbolParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "query":
 			has.Query = true
 			return rpcimpl.AtField("query", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Query)))
@@ -7252,9 +7477,9 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = rpcimpl.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, x.ContainerName)
 	}
 	b = append(b, `,"location":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Location); err != nil {
@@ -7287,7 +7512,7 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeString(value, &v.ContainerName))
 		case "location":
 			has.Location = true
 			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
@@ -7350,13 +7575,13 @@ func (x *WorkspaceSymbolLocationVariant2) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x WorkspaceSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7368,9 +7593,9 @@ func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -7386,13 +7611,13 @@ func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x CodeLensParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7415,9 +7640,15 @@ func (x *CodeLensParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -7498,13 +7729,13 @@ func (x CodeLensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7522,9 +7753,9 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -7544,13 +7775,13 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x DocumentLinkParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7573,9 +7804,15 @@ func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -7602,13 +7839,13 @@ func (x DocumentLink) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Target != nil {
+	if x.Target != "" {
 		b = append(b, `,"target":`...)
-		b = rpcimpl.AppendString(b, *x.Target)
+		b = rpcimpl.AppendString(b, x.Target)
 	}
-	if x.Tooltip != nil {
+	if x.Tooltip != "" {
 		b = append(b, `,"tooltip":`...)
-		b = rpcimpl.AppendString(b, *x.Tooltip)
+		b = rpcimpl.AppendString(b, x.Tooltip)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
@@ -7632,9 +7869,9 @@ func (x *DocumentLink) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "target":
-			return rpcimpl.AtField("target", rpcimpl.DecodeOptional(value, &v.Target, rpcimpl.DecodeString[URI]))
+			return rpcimpl.AtField("target", rpcimpl.DecodeString(value, &v.Target))
 		case "tooltip":
-			return rpcimpl.AtField("tooltip", rpcimpl.DecodeOptional(value, &v.Tooltip, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("tooltip", rpcimpl.DecodeString(value, &v.Tooltip))
 		case "data":
 			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
@@ -7660,13 +7897,13 @@ func (x DocumentLinkRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7684,9 +7921,9 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -7706,7 +7943,7 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x DocumentFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -7733,7 +7970,10 @@ func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -7765,9 +8005,9 @@ func (x DocumentFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7785,7 +8025,7 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -7805,7 +8045,7 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x DocumentRangeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -7836,7 +8076,10 @@ func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -7873,13 +8116,13 @@ func (x DocumentRangeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.RangesSupport != nil {
+	if x.RangesSupport {
 		b = append(b, `,"rangesSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RangesSupport)
+		b = rpcimpl.AppendBool(b, x.RangesSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7897,9 +8140,9 @@ func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) err
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "rangesSupport":
-			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeOptional(value, &v.RangesSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeBool(value, &v.RangesSupport))
 		}
 		return nil
 	})
@@ -7932,7 +8175,7 @@ func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -7963,7 +8206,10 @@ func (x *DocumentRangesFormattingParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -8112,7 +8358,7 @@ func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) er
 func (x RenameParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -8141,7 +8387,10 @@ func (x *RenameParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -8178,13 +8427,13 @@ func (x RenameRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.PrepareProvider != nil {
+	if x.PrepareProvider {
 		b = append(b, `,"prepareProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.PrepareProvider)
+		b = rpcimpl.AppendBool(b, x.PrepareProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8202,9 +8451,9 @@ func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "prepareProvider":
-			return rpcimpl.AtField("prepareProvider", rpcimpl.DecodeOptional(value, &v.PrepareProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("prepareProvider", rpcimpl.DecodeBool(value, &v.PrepareProvider))
 		}
 		return nil
 	})
@@ -8232,7 +8481,7 @@ func (x PrepareRenameParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -8257,7 +8506,10 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -8279,7 +8531,7 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 func (x ExecuteCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -8306,7 +8558,10 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "command":
 			has.Command = true
 			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
@@ -8344,9 +8599,9 @@ func (x ExecuteCommandRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
@@ -8365,7 +8620,7 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "commands":
 			has.Commands = true
 			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
@@ -8388,9 +8643,9 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 func (x ApplyWorkspaceEditParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = rpcimpl.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, x.Label)
 	}
 	b = append(b, `,"edit":`...)
 	if b, err = x.Edit.AppendJSON(b); err != nil {
@@ -8409,7 +8664,7 @@ func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
-			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeString(value, &v.Label))
 		case "edit":
 			has.Edit = true
 			return rpcimpl.AtField("edit", rpcimpl.NonNull(value, v.Edit.UnmarshalJSON(value)))
@@ -8433,9 +8688,9 @@ func (x ApplyWorkspaceEditResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"applied":`...)
 	b = rpcimpl.AppendBool(b, x.Applied)
-	if x.FailureReason != nil {
+	if x.FailureReason != "" {
 		b = append(b, `,"failureReason":`...)
-		b = rpcimpl.AppendString(b, *x.FailureReason)
+		b = rpcimpl.AppendString(b, x.FailureReason)
 	}
 	if x.FailedChange != nil {
 		b = append(b, `,"failedChange":`...)
@@ -8457,7 +8712,7 @@ func (x *ApplyWorkspaceEditResult) UnmarshalJSON(b []byte) error {
 			has.Applied = true
 			return rpcimpl.AtField("applied", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Applied)))
 		case "failureReason":
-			return rpcimpl.AtField("failureReason", rpcimpl.DecodeOptional(value, &v.FailureReason, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("failureReason", rpcimpl.DecodeString(value, &v.FailureReason))
 		case "failedChange":
 			return rpcimpl.AtField("failedChange", rpcimpl.DecodeOptional(value, &v.FailedChange, func(b []byte, v *uint32) error {
 				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
@@ -8501,13 +8756,13 @@ func (x WorkDoneProgressBegin) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"title":`...)
 	b = rpcimpl.AppendString(b, x.Title)
-	if x.Cancellable != nil {
+	if x.Cancellable {
 		b = append(b, `,"cancellable":`...)
-		b = rpcimpl.AppendBool(b, *x.Cancellable)
+		b = rpcimpl.AppendBool(b, x.Cancellable)
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	if x.Percentage != nil {
 		b = append(b, `,"percentage":`...)
@@ -8532,9 +8787,9 @@ func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
 			has.Title = true
 			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "cancellable":
-			return rpcimpl.AtField("cancellable", rpcimpl.DecodeOptional(value, &v.Cancellable, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("cancellable", rpcimpl.DecodeBool(value, &v.Cancellable))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		case "percentage":
 			return rpcimpl.AtField("percentage", rpcimpl.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
 				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
@@ -8580,13 +8835,13 @@ func (x WorkDoneProgressReport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.Cancellable != nil {
+	if x.Cancellable {
 		b = append(b, `,"cancellable":`...)
-		b = rpcimpl.AppendBool(b, *x.Cancellable)
+		b = rpcimpl.AppendBool(b, x.Cancellable)
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	if x.Percentage != nil {
 		b = append(b, `,"percentage":`...)
@@ -8608,9 +8863,9 @@ func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "cancellable":
-			return rpcimpl.AtField("cancellable", rpcimpl.DecodeOptional(value, &v.Cancellable, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("cancellable", rpcimpl.DecodeBool(value, &v.Cancellable))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		case "percentage":
 			return rpcimpl.AtField("percentage", rpcimpl.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
 				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
@@ -8654,9 +8909,9 @@ func (x WorkDoneProgressEnd) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8674,7 +8929,7 @@ func (x *WorkDoneProgressEnd) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		}
 		return nil
 	})
@@ -8732,9 +8987,9 @@ func (x LogTraceParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
-	if x.Verbose != nil {
+	if x.Verbose != "" {
 		b = append(b, `,"verbose":`...)
-		b = rpcimpl.AppendString(b, *x.Verbose)
+		b = rpcimpl.AppendString(b, x.Verbose)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8752,7 +9007,7 @@ func (x *LogTraceParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "verbose":
-			return rpcimpl.AtField("verbose", rpcimpl.DecodeOptional(value, &v.Verbose, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("verbose", rpcimpl.DecodeString(value, &v.Verbose))
 		}
 		return nil
 	})
@@ -8904,7 +9159,7 @@ func (x *TextDocumentPositionParams) UnmarshalJSON(b []byte) error {
 func (x WorkDoneProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -8920,7 +9175,10 @@ func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -8936,7 +9194,7 @@ func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
 func (x PartialResultParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -8952,7 +9210,10 @@ func (x *PartialResultParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "partialResultToken":
-			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -9076,9 +9337,9 @@ func (x *Range) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ImplementationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9090,7 +9351,7 @@ func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9105,9 +9366,9 @@ func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x StaticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9119,7 +9380,7 @@ func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -9134,9 +9395,9 @@ func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TypeDefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9148,7 +9409,7 @@ func (x *TypeDefinitionOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9229,13 +9490,13 @@ func (x *WorkspaceFoldersChangeEvent) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ConfigurationItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ScopeURI != nil {
+	if x.ScopeURI != "" {
 		b = append(b, `,"scopeUri":`...)
-		b = rpcimpl.AppendString(b, *x.ScopeURI)
+		b = rpcimpl.AppendString(b, x.ScopeURI)
 	}
-	if x.Section != nil {
+	if x.Section != "" {
 		b = append(b, `,"section":`...)
-		b = rpcimpl.AppendString(b, *x.Section)
+		b = rpcimpl.AppendString(b, x.Section)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9247,9 +9508,9 @@ func (x *ConfigurationItem) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scopeUri":
-			return rpcimpl.AtField("scopeUri", rpcimpl.DecodeOptional(value, &v.ScopeURI, rpcimpl.DecodeString[URI]))
+			return rpcimpl.AtField("scopeUri", rpcimpl.DecodeString(value, &v.ScopeURI))
 		case "section":
-			return rpcimpl.AtField("section", rpcimpl.DecodeOptional(value, &v.Section, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("section", rpcimpl.DecodeString(value, &v.Section))
 		}
 		return nil
 	})
@@ -9364,9 +9625,9 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentColorOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9378,7 +9639,7 @@ func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9393,9 +9654,9 @@ func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x FoldingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9407,7 +9668,7 @@ func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9422,9 +9683,9 @@ func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DeclarationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9436,7 +9697,7 @@ func (x *DeclarationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9493,9 +9754,9 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x SelectionRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9507,7 +9768,7 @@ func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9522,9 +9783,9 @@ func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x CallHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9536,7 +9797,7 @@ func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9552,21 +9813,21 @@ func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
 func (x SemanticTokensOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"legend":`...)
 	if b, err = x.Legend.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Range != nil {
+	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
-	if x.Full != nil {
+	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
 			return nil, err
@@ -9585,14 +9846,20 @@ func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "legend":
 			has.Legend = true
 			return rpcimpl.AtField("legend", rpcimpl.NonNull(value, v.Legend.UnmarshalJSON(value)))
 		case "range":
-			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[SemanticTokensOptionsRange]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("range", v.Range.UnmarshalJSON(value))
 		case "full":
-			return rpcimpl.AtField("full", rpcimpl.DecodeOptional(value, &v.Full, rpcimpl.UnmarshalJSON[SemanticTokensOptionsFull]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("full", v.Full.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -9626,9 +9893,9 @@ func (x *SemanticTokensOptionsRangeVariant2) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x SemanticTokensOptionsFullVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Delta != nil {
+	if x.Delta {
 		b = append(b, `,"delta":`...)
-		b = rpcimpl.AppendBool(b, *x.Delta)
+		b = rpcimpl.AppendBool(b, x.Delta)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9640,7 +9907,7 @@ func (x *SemanticTokensOptionsFullVariant2) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delta":
-			return rpcimpl.AtField("delta", rpcimpl.DecodeOptional(value, &v.Delta, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("delta", rpcimpl.DecodeBool(value, &v.Delta))
 		}
 		return nil
 	})
@@ -9708,9 +9975,9 @@ func (x *SemanticTokensEdit) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x LinkedEditingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9722,7 +9989,7 @@ func (x *LinkedEditingRangeOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9850,9 +10117,9 @@ func (x CreateFile) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = rpcimpl.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
@@ -9877,7 +10144,7 @@ func (x *CreateFile) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeString(value, &v.AnnotationID))
 		case "kind":
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
@@ -9926,9 +10193,9 @@ func (x RenameFile) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = rpcimpl.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
@@ -9955,7 +10222,7 @@ func (x *RenameFile) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeString(value, &v.AnnotationID))
 		case "kind":
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
@@ -10009,9 +10276,9 @@ func (x DeleteFile) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = rpcimpl.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
@@ -10036,7 +10303,7 @@ func (x *DeleteFile) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeString(value, &v.AnnotationID))
 		case "kind":
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
@@ -10069,13 +10336,13 @@ func (x ChangeAnnotation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"label":`...)
 	b = rpcimpl.AppendString(b, x.Label)
-	if x.NeedsConfirmation != nil {
+	if x.NeedsConfirmation {
 		b = append(b, `,"needsConfirmation":`...)
-		b = rpcimpl.AppendBool(b, *x.NeedsConfirmation)
+		b = rpcimpl.AppendBool(b, x.NeedsConfirmation)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10093,9 +10360,9 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "needsConfirmation":
-			return rpcimpl.AtField("needsConfirmation", rpcimpl.DecodeOptional(value, &v.NeedsConfirmation, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("needsConfirmation", rpcimpl.DecodeBool(value, &v.NeedsConfirmation))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		}
 		return nil
 	})
@@ -10115,9 +10382,9 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 func (x FileOperationFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	if b, err = x.Pattern.AppendJSON(b); err != nil {
@@ -10136,7 +10403,7 @@ func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, v.Pattern.UnmarshalJSON(value)))
@@ -10235,9 +10502,9 @@ func (x *FileDelete) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x MonikerOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10249,7 +10516,7 @@ func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10264,9 +10531,9 @@ func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TypeHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10278,7 +10545,7 @@ func (x *TypeHierarchyOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10388,9 +10655,9 @@ func (x InlineValueVariableLookup) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.VariableName != nil {
+	if x.VariableName != "" {
 		b = append(b, `,"variableName":`...)
-		b = rpcimpl.AppendString(b, *x.VariableName)
+		b = rpcimpl.AppendString(b, x.VariableName)
 	}
 	b = append(b, `,"caseSensitiveLookup":`...)
 	b = rpcimpl.AppendBool(b, x.CaseSensitiveLookup)
@@ -10410,7 +10677,7 @@ func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "variableName":
-			return rpcimpl.AtField("variableName", rpcimpl.DecodeOptional(value, &v.VariableName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("variableName", rpcimpl.DecodeString(value, &v.VariableName))
 		case "caseSensitiveLookup":
 			has.CaseSensitiveLookup = true
 			return rpcimpl.AtField("caseSensitiveLookup", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.CaseSensitiveLookup)))
@@ -10439,9 +10706,9 @@ func (x InlineValueEvaluatableExpression) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Expression != nil {
+	if x.Expression != "" {
 		b = append(b, `,"expression":`...)
-		b = rpcimpl.AppendString(b, *x.Expression)
+		b = rpcimpl.AppendString(b, x.Expression)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10459,7 +10726,7 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "expression":
-			return rpcimpl.AtField("expression", rpcimpl.DecodeOptional(value, &v.Expression, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("expression", rpcimpl.DecodeString(value, &v.Expression))
 		}
 		return nil
 	})
@@ -10478,9 +10745,9 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlineValueOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10492,7 +10759,7 @@ func (x *InlineValueOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10510,7 +10777,7 @@ func (x InlayHintLabelPart) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"value":`...)
 	b = rpcimpl.AppendString(b, x.Value)
-	if x.Tooltip != nil {
+	if !x.Tooltip.IsZero() {
 		b = append(b, `,"tooltip":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Tooltip); err != nil {
 			return nil, err
@@ -10544,7 +10811,10 @@ func (x *InlayHintLabelPart) UnmarshalJSON(b []byte) error {
 			has.Value = true
 			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		case "tooltip":
-			return rpcimpl.AtField("tooltip", rpcimpl.DecodeOptional(value, &v.Tooltip, rpcimpl.UnmarshalJSON[InlayHintLabelPartTooltip]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("tooltip", v.Tooltip.UnmarshalJSON(value))
 		case "location":
 			return rpcimpl.AtField("location", rpcimpl.DecodeOptional(value, &v.Location, rpcimpl.UnmarshalJSON[Location]))
 		case "command":
@@ -10609,13 +10879,13 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlayHintOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10627,9 +10897,9 @@ func (x *InlayHintOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -10670,9 +10940,9 @@ func (x RelatedFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = rpcimpl.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
@@ -10700,7 +10970,7 @@ func (x *RelatedFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeString(value, &v.ResultID))
 		case "items":
 			has.Items = true
 			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[Diagnostic])))
@@ -10824,9 +11094,9 @@ func (x FullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = rpcimpl.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
@@ -10848,7 +11118,7 @@ func (x *FullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeString(value, &v.ResultID))
 		case "items":
 			has.Items = true
 			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[Diagnostic])))
@@ -10935,13 +11205,13 @@ func (x *UnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DiagnosticOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = rpcimpl.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"interFileDependencies":`...)
 	b = rpcimpl.AppendBool(b, x.InterFileDependencies)
@@ -10960,9 +11230,9 @@ func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "identifier":
-			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeString(value, &v.Identifier))
 		case "interFileDependencies":
 			has.InterFileDependencies = true
 			return rpcimpl.AtField("interFileDependencies", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.InterFileDependencies)))
@@ -11551,9 +11821,9 @@ func (x *StringValue) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlineCompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11565,7 +11835,7 @@ func (x *InlineCompletionOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -11674,7 +11944,7 @@ func (x *Unregistration) UnmarshalJSON(b []byte) error {
 func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -11692,9 +11962,9 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Locale != nil {
+	if x.Locale != "" {
 		b = append(b, `,"locale":`...)
-		b = rpcimpl.AppendString(b, *x.Locale)
+		b = rpcimpl.AppendString(b, x.Locale)
 	}
 	switch x.RootPath.State {
 	case jsonrpc.Null:
@@ -11719,9 +11989,9 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Trace != nil {
+	if x.Trace != "" {
 		b = append(b, `,"trace":`...)
-		b = rpcimpl.AppendString(b, *x.Trace)
+		b = rpcimpl.AppendString(b, x.Trace)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11736,7 +12006,10 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "processId":
 			has.ProcessID = true
 			return rpcimpl.AtField("processId", rpcimpl.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
@@ -11745,7 +12018,7 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 		case "clientInfo":
 			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[XInitializeParamsClientInfo]))
 		case "locale":
-			return rpcimpl.AtField("locale", rpcimpl.DecodeOptional(value, &v.Locale, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("locale", rpcimpl.DecodeString(value, &v.Locale))
 		case "rootPath":
 			return rpcimpl.AtField("rootPath", rpcimpl.DecodeNullable(value, &v.RootPath, rpcimpl.DecodeString[string]))
 		case "rootUri":
@@ -11757,7 +12030,10 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 		case "initializationOptions":
 			return rpcimpl.AtField("initializationOptions", rpcimpl.DecodeRaw(value, &v.InitializationOptions))
 		case "trace":
-			return rpcimpl.AtField("trace", rpcimpl.DecodeOptional(value, &v.Trace, rpcimpl.UnmarshalJSON[TraceValues]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("trace", v.Trace.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -11782,9 +12058,9 @@ func (x XInitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, x.Version)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11802,7 +12078,7 @@ func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		}
 		return nil
 	})
@@ -11859,17 +12135,17 @@ func (x *WorkspaceFoldersInitializeParams) UnmarshalJSON(b []byte) error {
 func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.PositionEncoding != nil {
+	if x.PositionEncoding != "" {
 		b = append(b, `,"positionEncoding":`...)
-		b = rpcimpl.AppendString(b, *x.PositionEncoding)
+		b = rpcimpl.AppendString(b, x.PositionEncoding)
 	}
-	if x.TextDocumentSync != nil {
+	if !x.TextDocumentSync.IsZero() {
 		b = append(b, `,"textDocumentSync":`...)
 		if b, err = rpcimpl.AppendValue(b, x.TextDocumentSync); err != nil {
 			return nil, err
 		}
 	}
-	if x.NotebookDocumentSync != nil {
+	if !x.NotebookDocumentSync.IsZero() {
 		b = append(b, `,"notebookDocumentSync":`...)
 		if b, err = rpcimpl.AppendValue(b, x.NotebookDocumentSync); err != nil {
 			return nil, err
@@ -11881,7 +12157,7 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.HoverProvider != nil {
+	if !x.HoverProvider.IsZero() {
 		b = append(b, `,"hoverProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.HoverProvider); err != nil {
 			return nil, err
@@ -11893,49 +12169,49 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.DeclarationProvider != nil {
+	if !x.DeclarationProvider.IsZero() {
 		b = append(b, `,"declarationProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DeclarationProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DefinitionProvider != nil {
+	if !x.DefinitionProvider.IsZero() {
 		b = append(b, `,"definitionProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DefinitionProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.TypeDefinitionProvider != nil {
+	if !x.TypeDefinitionProvider.IsZero() {
 		b = append(b, `,"typeDefinitionProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.TypeDefinitionProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.ImplementationProvider != nil {
+	if !x.ImplementationProvider.IsZero() {
 		b = append(b, `,"implementationProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.ImplementationProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.ReferencesProvider != nil {
+	if !x.ReferencesProvider.IsZero() {
 		b = append(b, `,"referencesProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.ReferencesProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentHighlightProvider != nil {
+	if !x.DocumentHighlightProvider.IsZero() {
 		b = append(b, `,"documentHighlightProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DocumentHighlightProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentSymbolProvider != nil {
+	if !x.DocumentSymbolProvider.IsZero() {
 		b = append(b, `,"documentSymbolProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DocumentSymbolProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.CodeActionProvider != nil {
+	if !x.CodeActionProvider.IsZero() {
 		b = append(b, `,"codeActionProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.CodeActionProvider); err != nil {
 			return nil, err
@@ -11953,25 +12229,25 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ColorProvider != nil {
+	if !x.ColorProvider.IsZero() {
 		b = append(b, `,"colorProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.ColorProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.WorkspaceSymbolProvider != nil {
+	if !x.WorkspaceSymbolProvider.IsZero() {
 		b = append(b, `,"workspaceSymbolProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.WorkspaceSymbolProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentFormattingProvider != nil {
+	if !x.DocumentFormattingProvider.IsZero() {
 		b = append(b, `,"documentFormattingProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DocumentFormattingProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentRangeFormattingProvider != nil {
+	if !x.DocumentRangeFormattingProvider.IsZero() {
 		b = append(b, `,"documentRangeFormattingProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DocumentRangeFormattingProvider); err != nil {
 			return nil, err
@@ -11983,19 +12259,19 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.RenameProvider != nil {
+	if !x.RenameProvider.IsZero() {
 		b = append(b, `,"renameProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.RenameProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.FoldingRangeProvider != nil {
+	if !x.FoldingRangeProvider.IsZero() {
 		b = append(b, `,"foldingRangeProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.FoldingRangeProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.SelectionRangeProvider != nil {
+	if !x.SelectionRangeProvider.IsZero() {
 		b = append(b, `,"selectionRangeProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.SelectionRangeProvider); err != nil {
 			return nil, err
@@ -12007,55 +12283,55 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.CallHierarchyProvider != nil {
+	if !x.CallHierarchyProvider.IsZero() {
 		b = append(b, `,"callHierarchyProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.CallHierarchyProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.LinkedEditingRangeProvider != nil {
+	if !x.LinkedEditingRangeProvider.IsZero() {
 		b = append(b, `,"linkedEditingRangeProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.LinkedEditingRangeProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.SemanticTokensProvider != nil {
+	if !x.SemanticTokensProvider.IsZero() {
 		b = append(b, `,"semanticTokensProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.SemanticTokensProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.MonikerProvider != nil {
+	if !x.MonikerProvider.IsZero() {
 		b = append(b, `,"monikerProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.MonikerProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.TypeHierarchyProvider != nil {
+	if !x.TypeHierarchyProvider.IsZero() {
 		b = append(b, `,"typeHierarchyProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.TypeHierarchyProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.InlineValueProvider != nil {
+	if !x.InlineValueProvider.IsZero() {
 		b = append(b, `,"inlineValueProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.InlineValueProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.InlayHintProvider != nil {
+	if !x.InlayHintProvider.IsZero() {
 		b = append(b, `,"inlayHintProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.InlayHintProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DiagnosticProvider != nil {
+	if !x.DiagnosticProvider.IsZero() {
 		b = append(b, `,"diagnosticProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.DiagnosticProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.InlineCompletionProvider != nil {
+	if !x.InlineCompletionProvider.IsZero() {
 		b = append(b, `,"inlineCompletionProvider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.InlineCompletionProvider); err != nil {
 			return nil, err
@@ -12083,73 +12359,157 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "positionEncoding":
-			return rpcimpl.AtField("positionEncoding", rpcimpl.DecodeOptional(value, &v.PositionEncoding, rpcimpl.UnmarshalJSON[PositionEncodingKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("positionEncoding", v.PositionEncoding.UnmarshalJSON(value))
 		case "textDocumentSync":
-			return rpcimpl.AtField("textDocumentSync", rpcimpl.DecodeOptional(value, &v.TextDocumentSync, rpcimpl.UnmarshalJSON[ServerCapabilitiesTextDocumentSync]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("textDocumentSync", v.TextDocumentSync.UnmarshalJSON(value))
 		case "notebookDocumentSync":
-			return rpcimpl.AtField("notebookDocumentSync", rpcimpl.DecodeOptional(value, &v.NotebookDocumentSync, rpcimpl.UnmarshalJSON[ServerCapabilitiesNotebookDocumentSync]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("notebookDocumentSync", v.NotebookDocumentSync.UnmarshalJSON(value))
 		case "completionProvider":
 			return rpcimpl.AtField("completionProvider", rpcimpl.DecodeOptional(value, &v.CompletionProvider, rpcimpl.UnmarshalJSON[CompletionOptions]))
 		case "hoverProvider":
-			return rpcimpl.AtField("hoverProvider", rpcimpl.DecodeOptional(value, &v.HoverProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesHoverProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("hoverProvider", v.HoverProvider.UnmarshalJSON(value))
 		case "signatureHelpProvider":
 			return rpcimpl.AtField("signatureHelpProvider", rpcimpl.DecodeOptional(value, &v.SignatureHelpProvider, rpcimpl.UnmarshalJSON[SignatureHelpOptions]))
 		case "declarationProvider":
-			return rpcimpl.AtField("declarationProvider", rpcimpl.DecodeOptional(value, &v.DeclarationProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDeclarationProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("declarationProvider", v.DeclarationProvider.UnmarshalJSON(value))
 		case "definitionProvider":
-			return rpcimpl.AtField("definitionProvider", rpcimpl.DecodeOptional(value, &v.DefinitionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDefinitionProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("definitionProvider", v.DefinitionProvider.UnmarshalJSON(value))
 		case "typeDefinitionProvider":
-			return rpcimpl.AtField("typeDefinitionProvider", rpcimpl.DecodeOptional(value, &v.TypeDefinitionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesTypeDefinitionProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("typeDefinitionProvider", v.TypeDefinitionProvider.UnmarshalJSON(value))
 		case "implementationProvider":
-			return rpcimpl.AtField("implementationProvider", rpcimpl.DecodeOptional(value, &v.ImplementationProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesImplementationProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("implementationProvider", v.ImplementationProvider.UnmarshalJSON(value))
 		case "referencesProvider":
-			return rpcimpl.AtField("referencesProvider", rpcimpl.DecodeOptional(value, &v.ReferencesProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesReferencesProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("referencesProvider", v.ReferencesProvider.UnmarshalJSON(value))
 		case "documentHighlightProvider":
-			return rpcimpl.AtField("documentHighlightProvider", rpcimpl.DecodeOptional(value, &v.DocumentHighlightProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentHighlightProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentHighlightProvider", v.DocumentHighlightProvider.UnmarshalJSON(value))
 		case "documentSymbolProvider":
-			return rpcimpl.AtField("documentSymbolProvider", rpcimpl.DecodeOptional(value, &v.DocumentSymbolProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentSymbolProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentSymbolProvider", v.DocumentSymbolProvider.UnmarshalJSON(value))
 		case "codeActionProvider":
-			return rpcimpl.AtField("codeActionProvider", rpcimpl.DecodeOptional(value, &v.CodeActionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesCodeActionProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("codeActionProvider", v.CodeActionProvider.UnmarshalJSON(value))
 		case "codeLensProvider":
 			return rpcimpl.AtField("codeLensProvider", rpcimpl.DecodeOptional(value, &v.CodeLensProvider, rpcimpl.UnmarshalJSON[CodeLensOptions]))
 		case "documentLinkProvider":
 			return rpcimpl.AtField("documentLinkProvider", rpcimpl.DecodeOptional(value, &v.DocumentLinkProvider, rpcimpl.UnmarshalJSON[DocumentLinkOptions]))
 		case "colorProvider":
-			return rpcimpl.AtField("colorProvider", rpcimpl.DecodeOptional(value, &v.ColorProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesColorProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("colorProvider", v.ColorProvider.UnmarshalJSON(value))
 		case "workspaceSymbolProvider":
-			return rpcimpl.AtField("workspaceSymbolProvider", rpcimpl.DecodeOptional(value, &v.WorkspaceSymbolProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesWorkspaceSymbolProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("workspaceSymbolProvider", v.WorkspaceSymbolProvider.UnmarshalJSON(value))
 		case "documentFormattingProvider":
-			return rpcimpl.AtField("documentFormattingProvider", rpcimpl.DecodeOptional(value, &v.DocumentFormattingProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentFormattingProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentFormattingProvider", v.DocumentFormattingProvider.UnmarshalJSON(value))
 		case "documentRangeFormattingProvider":
-			return rpcimpl.AtField("documentRangeFormattingProvider", rpcimpl.DecodeOptional(value, &v.DocumentRangeFormattingProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentRangeFormattingProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentRangeFormattingProvider", v.DocumentRangeFormattingProvider.UnmarshalJSON(value))
 		case "documentOnTypeFormattingProvider":
 			return rpcimpl.AtField("documentOnTypeFormattingProvider", rpcimpl.DecodeOptional(value, &v.DocumentOnTypeFormattingProvider, rpcimpl.UnmarshalJSON[DocumentOnTypeFormattingOptions]))
 		case "renameProvider":
-			return rpcimpl.AtField("renameProvider", rpcimpl.DecodeOptional(value, &v.RenameProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesRenameProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("renameProvider", v.RenameProvider.UnmarshalJSON(value))
 		case "foldingRangeProvider":
-			return rpcimpl.AtField("foldingRangeProvider", rpcimpl.DecodeOptional(value, &v.FoldingRangeProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesFoldingRangeProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("foldingRangeProvider", v.FoldingRangeProvider.UnmarshalJSON(value))
 		case "selectionRangeProvider":
-			return rpcimpl.AtField("selectionRangeProvider", rpcimpl.DecodeOptional(value, &v.SelectionRangeProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesSelectionRangeProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("selectionRangeProvider", v.SelectionRangeProvider.UnmarshalJSON(value))
 		case "executeCommandProvider":
 			return rpcimpl.AtField("executeCommandProvider", rpcimpl.DecodeOptional(value, &v.ExecuteCommandProvider, rpcimpl.UnmarshalJSON[ExecuteCommandOptions]))
 		case "callHierarchyProvider":
-			return rpcimpl.AtField("callHierarchyProvider", rpcimpl.DecodeOptional(value, &v.CallHierarchyProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesCallHierarchyProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("callHierarchyProvider", v.CallHierarchyProvider.UnmarshalJSON(value))
 		case "linkedEditingRangeProvider":
-			return rpcimpl.AtField("linkedEditingRangeProvider", rpcimpl.DecodeOptional(value, &v.LinkedEditingRangeProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesLinkedEditingRangeProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("linkedEditingRangeProvider", v.LinkedEditingRangeProvider.UnmarshalJSON(value))
 		case "semanticTokensProvider":
-			return rpcimpl.AtField("semanticTokensProvider", rpcimpl.DecodeOptional(value, &v.SemanticTokensProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesSemanticTokensProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("semanticTokensProvider", v.SemanticTokensProvider.UnmarshalJSON(value))
 		case "monikerProvider":
-			return rpcimpl.AtField("monikerProvider", rpcimpl.DecodeOptional(value, &v.MonikerProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesMonikerProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("monikerProvider", v.MonikerProvider.UnmarshalJSON(value))
 		case "typeHierarchyProvider":
-			return rpcimpl.AtField("typeHierarchyProvider", rpcimpl.DecodeOptional(value, &v.TypeHierarchyProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesTypeHierarchyProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("typeHierarchyProvider", v.TypeHierarchyProvider.UnmarshalJSON(value))
 		case "inlineValueProvider":
-			return rpcimpl.AtField("inlineValueProvider", rpcimpl.DecodeOptional(value, &v.InlineValueProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesInlineValueProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("inlineValueProvider", v.InlineValueProvider.UnmarshalJSON(value))
 		case "inlayHintProvider":
-			return rpcimpl.AtField("inlayHintProvider", rpcimpl.DecodeOptional(value, &v.InlayHintProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesInlayHintProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("inlayHintProvider", v.InlayHintProvider.UnmarshalJSON(value))
 		case "diagnosticProvider":
-			return rpcimpl.AtField("diagnosticProvider", rpcimpl.DecodeOptional(value, &v.DiagnosticProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDiagnosticProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("diagnosticProvider", v.DiagnosticProvider.UnmarshalJSON(value))
 		case "inlineCompletionProvider":
-			return rpcimpl.AtField("inlineCompletionProvider", rpcimpl.DecodeOptional(value, &v.InlineCompletionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesInlineCompletionProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("inlineCompletionProvider", v.InlineCompletionProvider.UnmarshalJSON(value))
 		case "workspace":
 			return rpcimpl.AtField("workspace", rpcimpl.DecodeOptional(value, &v.Workspace, rpcimpl.UnmarshalJSON[ServerCapabilitiesWorkspace]))
 		case "experimental":
@@ -12250,9 +12610,9 @@ func (x *VersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x SaveOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IncludeText != nil {
+	if x.IncludeText {
 		b = append(b, `,"includeText":`...)
-		b = rpcimpl.AppendBool(b, *x.IncludeText)
+		b = rpcimpl.AppendBool(b, x.IncludeText)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12264,7 +12624,7 @@ func (x *SaveOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeText":
-			return rpcimpl.AtField("includeText", rpcimpl.DecodeOptional(value, &v.IncludeText, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("includeText", rpcimpl.DecodeBool(value, &v.IncludeText))
 		}
 		return nil
 	})
@@ -12370,11 +12730,11 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Severity != nil {
+	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
-		b = rpcimpl.AppendInt(b, *x.Severity)
+		b = rpcimpl.AppendInt(b, x.Severity)
 	}
-	if x.Code != nil {
+	if !x.Code.IsZero() {
 		b = append(b, `,"code":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Code); err != nil {
 			return nil, err
@@ -12386,9 +12746,9 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Source != nil {
+	if x.Source != "" {
 		b = append(b, `,"source":`...)
-		b = rpcimpl.AppendString(b, *x.Source)
+		b = rpcimpl.AppendString(b, x.Source)
 	}
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
@@ -12426,13 +12786,19 @@ func (x *Diagnostic) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "severity":
-			return rpcimpl.AtField("severity", rpcimpl.DecodeOptional(value, &v.Severity, rpcimpl.UnmarshalJSON[DiagnosticSeverity]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("severity", v.Severity.UnmarshalJSON(value))
 		case "code":
-			return rpcimpl.AtField("code", rpcimpl.DecodeOptional(value, &v.Code, rpcimpl.UnmarshalJSON[DiagnosticCode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("code", v.Code.UnmarshalJSON(value))
 		case "codeDescription":
 			return rpcimpl.AtField("codeDescription", rpcimpl.DecodeOptional(value, &v.CodeDescription, rpcimpl.UnmarshalJSON[CodeDescription]))
 		case "source":
-			return rpcimpl.AtField("source", rpcimpl.DecodeOptional(value, &v.Source, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("source", rpcimpl.DecodeString(value, &v.Source))
 		case "message":
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
@@ -12464,9 +12830,9 @@ func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
 	b = rpcimpl.AppendInt(b, x.TriggerKind)
-	if x.TriggerCharacter != nil {
+	if x.TriggerCharacter != "" {
 		b = append(b, `,"triggerCharacter":`...)
-		b = rpcimpl.AppendString(b, *x.TriggerCharacter)
+		b = rpcimpl.AppendString(b, x.TriggerCharacter)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12484,7 +12850,7 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 			has.TriggerKind = true
 			return rpcimpl.AtField("triggerKind", rpcimpl.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "triggerCharacter":
-			return rpcimpl.AtField("triggerCharacter", rpcimpl.DecodeOptional(value, &v.TriggerCharacter, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("triggerCharacter", rpcimpl.DecodeString(value, &v.TriggerCharacter))
 		}
 		return nil
 	})
@@ -12503,13 +12869,13 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x CompletionItemLabelDetails) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = rpcimpl.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, x.Detail)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12521,9 +12887,9 @@ func (x *CompletionItemLabelDetails) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "detail":
-			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeString(value, &v.Detail))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		}
 		return nil
 	})
@@ -12593,9 +12959,9 @@ func (x *InsertReplaceEdit) UnmarshalJSON(b []byte) error {
 func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -12609,9 +12975,9 @@ func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -12629,13 +12995,13 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "allCommitCharacters":
 			return rpcimpl.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		case "completionItem":
 			return rpcimpl.AtField("completionItem", rpcimpl.DecodeOptional(value, &v.CompletionItem, rpcimpl.UnmarshalJSON[CompletionOptionsCompletionItem]))
 		}
@@ -12652,9 +13018,9 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x CompletionOptionsCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.LabelDetailsSupport != nil {
+	if x.LabelDetailsSupport {
 		b = append(b, `,"labelDetailsSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LabelDetailsSupport)
+		b = rpcimpl.AppendBool(b, x.LabelDetailsSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12666,7 +13032,7 @@ func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "labelDetailsSupport":
-			return rpcimpl.AtField("labelDetailsSupport", rpcimpl.DecodeOptional(value, &v.LabelDetailsSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("labelDetailsSupport", rpcimpl.DecodeBool(value, &v.LabelDetailsSupport))
 		}
 		return nil
 	})
@@ -12681,9 +13047,9 @@ func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12695,7 +13061,7 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -12713,9 +13079,9 @@ func (x SignatureHelpContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
 	b = rpcimpl.AppendInt(b, x.TriggerKind)
-	if x.TriggerCharacter != nil {
+	if x.TriggerCharacter != "" {
 		b = append(b, `,"triggerCharacter":`...)
-		b = rpcimpl.AppendString(b, *x.TriggerCharacter)
+		b = rpcimpl.AppendString(b, x.TriggerCharacter)
 	}
 	b = append(b, `,"isRetrigger":`...)
 	b = rpcimpl.AppendBool(b, x.IsRetrigger)
@@ -12741,7 +13107,7 @@ func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
 			has.TriggerKind = true
 			return rpcimpl.AtField("triggerKind", rpcimpl.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "triggerCharacter":
-			return rpcimpl.AtField("triggerCharacter", rpcimpl.DecodeOptional(value, &v.TriggerCharacter, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("triggerCharacter", rpcimpl.DecodeString(value, &v.TriggerCharacter))
 		case "isRetrigger":
 			has.IsRetrigger = true
 			return rpcimpl.AtField("isRetrigger", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.IsRetrigger)))
@@ -12770,7 +13136,7 @@ func (x SignatureInformation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"label":`...)
 	b = rpcimpl.AppendString(b, x.Label)
-	if x.Documentation != nil {
+	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
@@ -12802,7 +13168,10 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "documentation":
-			return rpcimpl.AtField("documentation", rpcimpl.DecodeOptional(value, &v.Documentation, rpcimpl.UnmarshalJSON[SignatureInformationDocumentation]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentation", v.Documentation.UnmarshalJSON(value))
 		case "parameters":
 			return rpcimpl.AtField("parameters", rpcimpl.DecodeArray(value, &v.Parameters, rpcimpl.UnmarshalJSON[ParameterInformation]))
 		case "activeParameter":
@@ -12828,9 +13197,9 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 func (x SignatureHelpOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -12854,7 +13223,7 @@ func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "retriggerCharacters":
@@ -12873,9 +13242,9 @@ func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12887,7 +13256,7 @@ func (x *DefinitionOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -12937,9 +13306,9 @@ func (x *ReferenceContext) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ReferenceOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12951,7 +13320,7 @@ func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -12966,9 +13335,9 @@ func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentHighlightOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -12980,7 +13349,7 @@ func (x *DocumentHighlightOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -13006,9 +13375,9 @@ func (x BaseSymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = rpcimpl.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, x.ContainerName)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13031,7 +13400,7 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeString(value, &v.ContainerName))
 		}
 		return nil
 	})
@@ -13052,13 +13421,13 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = rpcimpl.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, x.Label)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13070,9 +13439,9 @@ func (x *DocumentSymbolOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "label":
-			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeString(value, &v.Label))
 		}
 		return nil
 	})
@@ -13111,9 +13480,9 @@ func (x CodeActionContext) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.TriggerKind != nil {
+	if x.TriggerKind != 0 {
 		b = append(b, `,"triggerKind":`...)
-		b = rpcimpl.AppendInt(b, *x.TriggerKind)
+		b = rpcimpl.AppendInt(b, x.TriggerKind)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13133,7 +13502,10 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 		case "only":
 			return rpcimpl.AtField("only", rpcimpl.DecodeArray(value, &v.Only, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "triggerKind":
-			return rpcimpl.AtField("triggerKind", rpcimpl.DecodeOptional(value, &v.TriggerKind, rpcimpl.UnmarshalJSON[CodeActionTriggerKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("triggerKind", v.TriggerKind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -13153,9 +13525,9 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
@@ -13163,9 +13535,9 @@ func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13177,11 +13549,11 @@ func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "codeActionKinds":
 			return rpcimpl.AtField("codeActionKinds", rpcimpl.DecodeArray(value, &v.CodeActionKinds, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -13196,13 +13568,13 @@ func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x WorkspaceSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13214,9 +13586,9 @@ func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -13231,13 +13603,13 @@ func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x CodeLensOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13249,9 +13621,9 @@ func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -13266,13 +13638,13 @@ func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentLinkOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13284,9 +13656,9 @@ func (x *DocumentLinkOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -13305,17 +13677,17 @@ func (x FormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.TabSize)
 	b = append(b, `,"insertSpaces":`...)
 	b = rpcimpl.AppendBool(b, x.InsertSpaces)
-	if x.TrimTrailingWhitespace != nil {
+	if x.TrimTrailingWhitespace {
 		b = append(b, `,"trimTrailingWhitespace":`...)
-		b = rpcimpl.AppendBool(b, *x.TrimTrailingWhitespace)
+		b = rpcimpl.AppendBool(b, x.TrimTrailingWhitespace)
 	}
-	if x.InsertFinalNewline != nil {
+	if x.InsertFinalNewline {
 		b = append(b, `,"insertFinalNewline":`...)
-		b = rpcimpl.AppendBool(b, *x.InsertFinalNewline)
+		b = rpcimpl.AppendBool(b, x.InsertFinalNewline)
 	}
-	if x.TrimFinalNewlines != nil {
+	if x.TrimFinalNewlines {
 		b = append(b, `,"trimFinalNewlines":`...)
-		b = rpcimpl.AppendBool(b, *x.TrimFinalNewlines)
+		b = rpcimpl.AppendBool(b, x.TrimFinalNewlines)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13336,11 +13708,11 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 			has.InsertSpaces = true
 			return rpcimpl.AtField("insertSpaces", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.InsertSpaces)))
 		case "trimTrailingWhitespace":
-			return rpcimpl.AtField("trimTrailingWhitespace", rpcimpl.DecodeOptional(value, &v.TrimTrailingWhitespace, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("trimTrailingWhitespace", rpcimpl.DecodeBool(value, &v.TrimTrailingWhitespace))
 		case "insertFinalNewline":
-			return rpcimpl.AtField("insertFinalNewline", rpcimpl.DecodeOptional(value, &v.InsertFinalNewline, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("insertFinalNewline", rpcimpl.DecodeBool(value, &v.InsertFinalNewline))
 		case "trimFinalNewlines":
-			return rpcimpl.AtField("trimFinalNewlines", rpcimpl.DecodeOptional(value, &v.TrimFinalNewlines, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("trimFinalNewlines", rpcimpl.DecodeBool(value, &v.TrimFinalNewlines))
 		}
 		return nil
 	})
@@ -13361,9 +13733,9 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13375,7 +13747,7 @@ func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -13390,13 +13762,13 @@ func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentRangeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.RangesSupport != nil {
+	if x.RangesSupport {
 		b = append(b, `,"rangesSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RangesSupport)
+		b = rpcimpl.AppendBool(b, x.RangesSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13408,9 +13780,9 @@ func (x *DocumentRangeFormattingOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "rangesSupport":
-			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeOptional(value, &v.RangesSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeBool(value, &v.RangesSupport))
 		}
 		return nil
 	})
@@ -13469,13 +13841,13 @@ func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x RenameOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.PrepareProvider != nil {
+	if x.PrepareProvider {
 		b = append(b, `,"prepareProvider":`...)
-		b = rpcimpl.AppendBool(b, *x.PrepareProvider)
+		b = rpcimpl.AppendBool(b, x.PrepareProvider)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13487,9 +13859,9 @@ func (x *RenameOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "prepareProvider":
-			return rpcimpl.AtField("prepareProvider", rpcimpl.DecodeOptional(value, &v.PrepareProvider, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("prepareProvider", rpcimpl.DecodeBool(value, &v.PrepareProvider))
 		}
 		return nil
 	})
@@ -13518,9 +13890,9 @@ func (x ExecuteCommandOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
@@ -13539,7 +13911,7 @@ func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "commands":
 			has.Commands = true
 			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
@@ -13729,9 +14101,9 @@ func (x ResourceOperation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = rpcimpl.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, x.AnnotationID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13749,7 +14121,7 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "annotationId":
-			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeString(value, &v.AnnotationID))
 		}
 		return nil
 	})
@@ -13768,13 +14140,13 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x CreateFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Overwrite != nil {
+	if x.Overwrite {
 		b = append(b, `,"overwrite":`...)
-		b = rpcimpl.AppendBool(b, *x.Overwrite)
+		b = rpcimpl.AppendBool(b, x.Overwrite)
 	}
-	if x.IgnoreIfExists != nil {
+	if x.IgnoreIfExists {
 		b = append(b, `,"ignoreIfExists":`...)
-		b = rpcimpl.AppendBool(b, *x.IgnoreIfExists)
+		b = rpcimpl.AppendBool(b, x.IgnoreIfExists)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13786,9 +14158,9 @@ func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "overwrite":
-			return rpcimpl.AtField("overwrite", rpcimpl.DecodeOptional(value, &v.Overwrite, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("overwrite", rpcimpl.DecodeBool(value, &v.Overwrite))
 		case "ignoreIfExists":
-			return rpcimpl.AtField("ignoreIfExists", rpcimpl.DecodeOptional(value, &v.IgnoreIfExists, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreIfExists", rpcimpl.DecodeBool(value, &v.IgnoreIfExists))
 		}
 		return nil
 	})
@@ -13803,13 +14175,13 @@ func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x RenameFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Overwrite != nil {
+	if x.Overwrite {
 		b = append(b, `,"overwrite":`...)
-		b = rpcimpl.AppendBool(b, *x.Overwrite)
+		b = rpcimpl.AppendBool(b, x.Overwrite)
 	}
-	if x.IgnoreIfExists != nil {
+	if x.IgnoreIfExists {
 		b = append(b, `,"ignoreIfExists":`...)
-		b = rpcimpl.AppendBool(b, *x.IgnoreIfExists)
+		b = rpcimpl.AppendBool(b, x.IgnoreIfExists)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13821,9 +14193,9 @@ func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "overwrite":
-			return rpcimpl.AtField("overwrite", rpcimpl.DecodeOptional(value, &v.Overwrite, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("overwrite", rpcimpl.DecodeBool(value, &v.Overwrite))
 		case "ignoreIfExists":
-			return rpcimpl.AtField("ignoreIfExists", rpcimpl.DecodeOptional(value, &v.IgnoreIfExists, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreIfExists", rpcimpl.DecodeBool(value, &v.IgnoreIfExists))
 		}
 		return nil
 	})
@@ -13838,13 +14210,13 @@ func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DeleteFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Recursive != nil {
+	if x.Recursive {
 		b = append(b, `,"recursive":`...)
-		b = rpcimpl.AppendBool(b, *x.Recursive)
+		b = rpcimpl.AppendBool(b, x.Recursive)
 	}
-	if x.IgnoreIfNotExists != nil {
+	if x.IgnoreIfNotExists {
 		b = append(b, `,"ignoreIfNotExists":`...)
-		b = rpcimpl.AppendBool(b, *x.IgnoreIfNotExists)
+		b = rpcimpl.AppendBool(b, x.IgnoreIfNotExists)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13856,9 +14228,9 @@ func (x *DeleteFileOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "recursive":
-			return rpcimpl.AtField("recursive", rpcimpl.DecodeOptional(value, &v.Recursive, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("recursive", rpcimpl.DecodeBool(value, &v.Recursive))
 		case "ignoreIfNotExists":
-			return rpcimpl.AtField("ignoreIfNotExists", rpcimpl.DecodeOptional(value, &v.IgnoreIfNotExists, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreIfNotExists", rpcimpl.DecodeBool(value, &v.IgnoreIfNotExists))
 		}
 		return nil
 	})
@@ -13876,9 +14248,9 @@ func (x FileOperationPattern) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"glob":`...)
 	b = rpcimpl.AppendString(b, x.Glob)
-	if x.Matches != nil {
+	if x.Matches != "" {
 		b = append(b, `,"matches":`...)
-		b = rpcimpl.AppendString(b, *x.Matches)
+		b = rpcimpl.AppendString(b, x.Matches)
 	}
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
@@ -13902,7 +14274,10 @@ func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
 			has.Glob = true
 			return rpcimpl.AtField("glob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Glob)))
 		case "matches":
-			return rpcimpl.AtField("matches", rpcimpl.DecodeOptional(value, &v.Matches, rpcimpl.UnmarshalJSON[FileOperationPatternKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("matches", v.Matches.UnmarshalJSON(value))
 		case "options":
 			return rpcimpl.AtField("options", rpcimpl.DecodeOptional(value, &v.Options, rpcimpl.UnmarshalJSON[FileOperationPatternOptions]))
 		}
@@ -13949,9 +14324,9 @@ func (x WorkspaceFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, err
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = rpcimpl.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
@@ -13981,7 +14356,7 @@ func (x *WorkspaceFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeString(value, &v.ResultID))
 		case "items":
 			has.Items = true
 			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[Diagnostic])))
@@ -14328,23 +14703,23 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x TextDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.OpenClose != nil {
+	if x.OpenClose {
 		b = append(b, `,"openClose":`...)
-		b = rpcimpl.AppendBool(b, *x.OpenClose)
+		b = rpcimpl.AppendBool(b, x.OpenClose)
 	}
-	if x.Change != nil {
+	if x.Change != 0 {
 		b = append(b, `,"change":`...)
-		b = rpcimpl.AppendInt(b, *x.Change)
+		b = rpcimpl.AppendInt(b, x.Change)
 	}
-	if x.WillSave != nil {
+	if x.WillSave {
 		b = append(b, `,"willSave":`...)
-		b = rpcimpl.AppendBool(b, *x.WillSave)
+		b = rpcimpl.AppendBool(b, x.WillSave)
 	}
-	if x.WillSaveWaitUntil != nil {
+	if x.WillSaveWaitUntil {
 		b = append(b, `,"willSaveWaitUntil":`...)
-		b = rpcimpl.AppendBool(b, *x.WillSaveWaitUntil)
+		b = rpcimpl.AppendBool(b, x.WillSaveWaitUntil)
 	}
-	if x.Save != nil {
+	if !x.Save.IsZero() {
 		b = append(b, `,"save":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Save); err != nil {
 			return nil, err
@@ -14360,15 +14735,21 @@ func (x *TextDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "openClose":
-			return rpcimpl.AtField("openClose", rpcimpl.DecodeOptional(value, &v.OpenClose, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("openClose", rpcimpl.DecodeBool(value, &v.OpenClose))
 		case "change":
-			return rpcimpl.AtField("change", rpcimpl.DecodeOptional(value, &v.Change, rpcimpl.UnmarshalJSON[TextDocumentSyncKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("change", v.Change.UnmarshalJSON(value))
 		case "willSave":
-			return rpcimpl.AtField("willSave", rpcimpl.DecodeOptional(value, &v.WillSave, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willSave", rpcimpl.DecodeBool(value, &v.WillSave))
 		case "willSaveWaitUntil":
-			return rpcimpl.AtField("willSaveWaitUntil", rpcimpl.DecodeOptional(value, &v.WillSaveWaitUntil, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willSaveWaitUntil", rpcimpl.DecodeBool(value, &v.WillSaveWaitUntil))
 		case "save":
-			return rpcimpl.AtField("save", rpcimpl.DecodeOptional(value, &v.Save, rpcimpl.UnmarshalJSON[TextDocumentSyncOptionsSave]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("save", v.Save.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -14401,9 +14782,9 @@ func (x NotebookDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.NotebookSelector); err != nil {
 		return nil, err
 	}
-	if x.Save != nil {
+	if x.Save {
 		b = append(b, `,"save":`...)
-		b = rpcimpl.AppendBool(b, *x.Save)
+		b = rpcimpl.AppendBool(b, x.Save)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -14421,7 +14802,7 @@ func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 			has.NotebookSelector = true
 			return rpcimpl.AtField("notebookSelector", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.NotebookSelector, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
 		case "save":
-			return rpcimpl.AtField("save", rpcimpl.DecodeOptional(value, &v.Save, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("save", rpcimpl.DecodeBool(value, &v.Save))
 		}
 		return nil
 	})
@@ -14535,7 +14916,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) AppendJSON(b []
 	}
 	var err error
 	start := len(b)
-	if x.Notebook != nil {
+	if !x.Notebook.IsZero() {
 		b = append(b, `,"notebook":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
 			return nil, err
@@ -14558,7 +14939,10 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebook":
-			return rpcimpl.AtField("notebook", rpcimpl.DecodeOptional(value, &v.Notebook, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("notebook", v.Notebook.UnmarshalJSON(value))
 		case "cells":
 			has.Cells = true
 			return rpcimpl.AtField("cells", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Cells, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem])))
@@ -14633,13 +15017,13 @@ func (x NotebookDocumentSyncRegistrationOptions) AppendJSON(b []byte) ([]byte, e
 	if b, err = rpcimpl.AppendValue(b, x.NotebookSelector); err != nil {
 		return nil, err
 	}
-	if x.Save != nil {
+	if x.Save {
 		b = append(b, `,"save":`...)
-		b = rpcimpl.AppendBool(b, *x.Save)
+		b = rpcimpl.AppendBool(b, x.Save)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -14657,9 +15041,9 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 			has.NotebookSelector = true
 			return rpcimpl.AtField("notebookSelector", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.NotebookSelector, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
 		case "save":
-			return rpcimpl.AtField("save", rpcimpl.DecodeOptional(value, &v.Save, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("save", rpcimpl.DecodeBool(value, &v.Save))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -14679,11 +15063,11 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 func (x WorkspaceFoldersServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Supported != nil {
+	if x.Supported {
 		b = append(b, `,"supported":`...)
-		b = rpcimpl.AppendBool(b, *x.Supported)
+		b = rpcimpl.AppendBool(b, x.Supported)
 	}
-	if x.ChangeNotifications != nil {
+	if !x.ChangeNotifications.IsZero() {
 		b = append(b, `,"changeNotifications":`...)
 		if b, err = rpcimpl.AppendValue(b, x.ChangeNotifications); err != nil {
 			return nil, err
@@ -14699,9 +15083,12 @@ func (x *WorkspaceFoldersServerCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "supported":
-			return rpcimpl.AtField("supported", rpcimpl.DecodeOptional(value, &v.Supported, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("supported", rpcimpl.DecodeBool(value, &v.Supported))
 		case "changeNotifications":
-			return rpcimpl.AtField("changeNotifications", rpcimpl.DecodeOptional(value, &v.ChangeNotifications, rpcimpl.UnmarshalJSON[WorkspaceFoldersServerCapabilitiesChangeNotifications]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("changeNotifications", v.ChangeNotifications.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -14873,7 +15260,7 @@ func (x ParameterInformation) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Label); err != nil {
 		return nil, err
 	}
-	if x.Documentation != nil {
+	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
@@ -14895,7 +15282,10 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return rpcimpl.AtField("label", rpcimpl.NonNull(value, v.Label.UnmarshalJSON(value)))
 		case "documentation":
-			return rpcimpl.AtField("documentation", rpcimpl.DecodeOptional(value, &v.Documentation, rpcimpl.UnmarshalJSON[ParameterInformationDocumentation]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("documentation", v.Documentation.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -14933,9 +15323,9 @@ func (x NotebookCellTextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
 		return nil, err
 	}
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = rpcimpl.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, x.Language)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -14953,7 +15343,7 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 			has.Notebook = true
 			return rpcimpl.AtField("notebook", rpcimpl.NonNull(value, v.Notebook.UnmarshalJSON(value)))
 		case "language":
-			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeString(value, &v.Language))
 		}
 		return nil
 	})
@@ -14972,9 +15362,9 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x FileOperationPatternOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IgnoreCase != nil {
+	if x.IgnoreCase {
 		b = append(b, `,"ignoreCase":`...)
-		b = rpcimpl.AppendBool(b, *x.IgnoreCase)
+		b = rpcimpl.AppendBool(b, x.IgnoreCase)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -14986,7 +15376,7 @@ func (x *FileOperationPatternOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ignoreCase":
-			return rpcimpl.AtField("ignoreCase", rpcimpl.DecodeOptional(value, &v.IgnoreCase, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreCase", rpcimpl.DecodeBool(value, &v.IgnoreCase))
 		}
 		return nil
 	})
@@ -15003,9 +15393,9 @@ func (x ExecutionSummary) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"executionOrder":`...)
 	b = rpcimpl.AppendInt(b, x.ExecutionOrder)
-	if x.Success != nil {
+	if x.Success {
 		b = append(b, `,"success":`...)
-		b = rpcimpl.AppendBool(b, *x.Success)
+		b = rpcimpl.AppendBool(b, x.Success)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -15023,7 +15413,7 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 			has.ExecutionOrder = true
 			return rpcimpl.AtField("executionOrder", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.ExecutionOrder, 0, math.MaxUint32)))
 		case "success":
-			return rpcimpl.AtField("success", rpcimpl.DecodeOptional(value, &v.Success, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("success", rpcimpl.DecodeBool(value, &v.Success))
 		}
 		return nil
 	})
@@ -15043,9 +15433,9 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.ApplyEdit != nil {
+	if x.ApplyEdit {
 		b = append(b, `,"applyEdit":`...)
-		b = rpcimpl.AppendBool(b, *x.ApplyEdit)
+		b = rpcimpl.AppendBool(b, x.ApplyEdit)
 	}
 	if x.WorkspaceEdit != nil {
 		b = append(b, `,"workspaceEdit":`...)
@@ -15077,13 +15467,13 @@ func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.WorkspaceFolders != nil {
+	if x.WorkspaceFolders {
 		b = append(b, `,"workspaceFolders":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkspaceFolders)
+		b = rpcimpl.AppendBool(b, x.WorkspaceFolders)
 	}
-	if x.Configuration != nil {
+	if x.Configuration {
 		b = append(b, `,"configuration":`...)
-		b = rpcimpl.AppendBool(b, *x.Configuration)
+		b = rpcimpl.AppendBool(b, x.Configuration)
 	}
 	if x.SemanticTokens != nil {
 		b = append(b, `,"semanticTokens":`...)
@@ -15137,7 +15527,7 @@ func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "applyEdit":
-			return rpcimpl.AtField("applyEdit", rpcimpl.DecodeOptional(value, &v.ApplyEdit, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("applyEdit", rpcimpl.DecodeBool(value, &v.ApplyEdit))
 		case "workspaceEdit":
 			return rpcimpl.AtField("workspaceEdit", rpcimpl.DecodeOptional(value, &v.WorkspaceEdit, rpcimpl.UnmarshalJSON[WorkspaceEditClientCapabilities]))
 		case "didChangeConfiguration":
@@ -15149,9 +15539,9 @@ func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "executeCommand":
 			return rpcimpl.AtField("executeCommand", rpcimpl.DecodeOptional(value, &v.ExecuteCommand, rpcimpl.UnmarshalJSON[ExecuteCommandClientCapabilities]))
 		case "workspaceFolders":
-			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeOptional(value, &v.WorkspaceFolders, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeBool(value, &v.WorkspaceFolders))
 		case "configuration":
-			return rpcimpl.AtField("configuration", rpcimpl.DecodeOptional(value, &v.Configuration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("configuration", rpcimpl.DecodeBool(value, &v.Configuration))
 		case "semanticTokens":
 			return rpcimpl.AtField("semanticTokens", rpcimpl.DecodeOptional(value, &v.SemanticTokens, rpcimpl.UnmarshalJSON[SemanticTokensWorkspaceClientCapabilities]))
 		case "codeLens":
@@ -15491,9 +15881,9 @@ func (x *NotebookDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x WindowClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.ShowMessage != nil {
 		b = append(b, `,"showMessage":`...)
@@ -15517,7 +15907,7 @@ func (x *WindowClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "showMessage":
 			return rpcimpl.AtField("showMessage", rpcimpl.DecodeOptional(value, &v.ShowMessage, rpcimpl.UnmarshalJSON[ShowMessageRequestClientCapabilities]))
 		case "showDocument":
@@ -15696,9 +16086,9 @@ func (x *RelativePattern) UnmarshalJSON(b []byte) error {
 func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DocumentChanges != nil {
+	if x.DocumentChanges {
 		b = append(b, `,"documentChanges":`...)
-		b = rpcimpl.AppendBool(b, *x.DocumentChanges)
+		b = rpcimpl.AppendBool(b, x.DocumentChanges)
 	}
 	if x.ResourceOperations != nil {
 		b = append(b, `,"resourceOperations":`...)
@@ -15706,13 +16096,13 @@ func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.FailureHandling != nil {
+	if x.FailureHandling != "" {
 		b = append(b, `,"failureHandling":`...)
-		b = rpcimpl.AppendString(b, *x.FailureHandling)
+		b = rpcimpl.AppendString(b, x.FailureHandling)
 	}
-	if x.NormalizesLineEndings != nil {
+	if x.NormalizesLineEndings {
 		b = append(b, `,"normalizesLineEndings":`...)
-		b = rpcimpl.AppendBool(b, *x.NormalizesLineEndings)
+		b = rpcimpl.AppendBool(b, x.NormalizesLineEndings)
 	}
 	if x.ChangeAnnotationSupport != nil {
 		b = append(b, `,"changeAnnotationSupport":`...)
@@ -15730,13 +16120,16 @@ func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentChanges":
-			return rpcimpl.AtField("documentChanges", rpcimpl.DecodeOptional(value, &v.DocumentChanges, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("documentChanges", rpcimpl.DecodeBool(value, &v.DocumentChanges))
 		case "resourceOperations":
 			return rpcimpl.AtField("resourceOperations", rpcimpl.DecodeArray(value, &v.ResourceOperations, rpcimpl.UnmarshalJSON[ResourceOperationKind]))
 		case "failureHandling":
-			return rpcimpl.AtField("failureHandling", rpcimpl.DecodeOptional(value, &v.FailureHandling, rpcimpl.UnmarshalJSON[FailureHandlingKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("failureHandling", v.FailureHandling.UnmarshalJSON(value))
 		case "normalizesLineEndings":
-			return rpcimpl.AtField("normalizesLineEndings", rpcimpl.DecodeOptional(value, &v.NormalizesLineEndings, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("normalizesLineEndings", rpcimpl.DecodeBool(value, &v.NormalizesLineEndings))
 		case "changeAnnotationSupport":
 			return rpcimpl.AtField("changeAnnotationSupport", rpcimpl.DecodeOptional(value, &v.ChangeAnnotationSupport, rpcimpl.UnmarshalJSON[WorkspaceEditClientCapabilitiesChangeAnnotationSupport]))
 		}
@@ -15753,9 +16146,9 @@ func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x WorkspaceEditClientCapabilitiesChangeAnnotationSupport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.GroupsOnLabel != nil {
+	if x.GroupsOnLabel {
 		b = append(b, `,"groupsOnLabel":`...)
-		b = rpcimpl.AppendBool(b, *x.GroupsOnLabel)
+		b = rpcimpl.AppendBool(b, x.GroupsOnLabel)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -15767,7 +16160,7 @@ func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "groupsOnLabel":
-			return rpcimpl.AtField("groupsOnLabel", rpcimpl.DecodeOptional(value, &v.GroupsOnLabel, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("groupsOnLabel", rpcimpl.DecodeBool(value, &v.GroupsOnLabel))
 		}
 		return nil
 	})
@@ -15782,9 +16175,9 @@ func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b
 // it, without reflection.
 func (x DidChangeConfigurationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -15796,7 +16189,7 @@ func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -15811,13 +16204,13 @@ func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error
 // it, without reflection.
 func (x DidChangeWatchedFilesClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.RelativePatternSupport != nil {
+	if x.RelativePatternSupport {
 		b = append(b, `,"relativePatternSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RelativePatternSupport)
+		b = rpcimpl.AppendBool(b, x.RelativePatternSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -15829,9 +16222,9 @@ func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error 
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "relativePatternSupport":
-			return rpcimpl.AtField("relativePatternSupport", rpcimpl.DecodeOptional(value, &v.RelativePatternSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("relativePatternSupport", rpcimpl.DecodeBool(value, &v.RelativePatternSupport))
 		}
 		return nil
 	})
@@ -15847,9 +16240,9 @@ func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error 
 func (x WorkspaceSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.SymbolKind != nil {
 		b = append(b, `,"symbolKind":`...)
@@ -15879,7 +16272,7 @@ func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "symbolKind":
 			return rpcimpl.AtField("symbolKind", rpcimpl.DecodeOptional(value, &v.SymbolKind, rpcimpl.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesSymbolKind]))
 		case "tagSupport":
@@ -16034,9 +16427,9 @@ func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte
 // it, without reflection.
 func (x ExecuteCommandClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16048,7 +16441,7 @@ func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -16063,9 +16456,9 @@ func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x SemanticTokensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, x.RefreshSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16077,7 +16470,7 @@ func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) erro
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -16092,9 +16485,9 @@ func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) erro
 // it, without reflection.
 func (x CodeLensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, x.RefreshSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16106,7 +16499,7 @@ func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -16121,33 +16514,33 @@ func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x FileOperationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.DidCreate != nil {
+	if x.DidCreate {
 		b = append(b, `,"didCreate":`...)
-		b = rpcimpl.AppendBool(b, *x.DidCreate)
+		b = rpcimpl.AppendBool(b, x.DidCreate)
 	}
-	if x.WillCreate != nil {
+	if x.WillCreate {
 		b = append(b, `,"willCreate":`...)
-		b = rpcimpl.AppendBool(b, *x.WillCreate)
+		b = rpcimpl.AppendBool(b, x.WillCreate)
 	}
-	if x.DidRename != nil {
+	if x.DidRename {
 		b = append(b, `,"didRename":`...)
-		b = rpcimpl.AppendBool(b, *x.DidRename)
+		b = rpcimpl.AppendBool(b, x.DidRename)
 	}
-	if x.WillRename != nil {
+	if x.WillRename {
 		b = append(b, `,"willRename":`...)
-		b = rpcimpl.AppendBool(b, *x.WillRename)
+		b = rpcimpl.AppendBool(b, x.WillRename)
 	}
-	if x.DidDelete != nil {
+	if x.DidDelete {
 		b = append(b, `,"didDelete":`...)
-		b = rpcimpl.AppendBool(b, *x.DidDelete)
+		b = rpcimpl.AppendBool(b, x.DidDelete)
 	}
-	if x.WillDelete != nil {
+	if x.WillDelete {
 		b = append(b, `,"willDelete":`...)
-		b = rpcimpl.AppendBool(b, *x.WillDelete)
+		b = rpcimpl.AppendBool(b, x.WillDelete)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16159,19 +16552,19 @@ func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "didCreate":
-			return rpcimpl.AtField("didCreate", rpcimpl.DecodeOptional(value, &v.DidCreate, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("didCreate", rpcimpl.DecodeBool(value, &v.DidCreate))
 		case "willCreate":
-			return rpcimpl.AtField("willCreate", rpcimpl.DecodeOptional(value, &v.WillCreate, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willCreate", rpcimpl.DecodeBool(value, &v.WillCreate))
 		case "didRename":
-			return rpcimpl.AtField("didRename", rpcimpl.DecodeOptional(value, &v.DidRename, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("didRename", rpcimpl.DecodeBool(value, &v.DidRename))
 		case "willRename":
-			return rpcimpl.AtField("willRename", rpcimpl.DecodeOptional(value, &v.WillRename, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willRename", rpcimpl.DecodeBool(value, &v.WillRename))
 		case "didDelete":
-			return rpcimpl.AtField("didDelete", rpcimpl.DecodeOptional(value, &v.DidDelete, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("didDelete", rpcimpl.DecodeBool(value, &v.DidDelete))
 		case "willDelete":
-			return rpcimpl.AtField("willDelete", rpcimpl.DecodeOptional(value, &v.WillDelete, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willDelete", rpcimpl.DecodeBool(value, &v.WillDelete))
 		}
 		return nil
 	})
@@ -16186,9 +16579,9 @@ func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlineValueWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, x.RefreshSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16200,7 +16593,7 @@ func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -16215,9 +16608,9 @@ func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlayHintWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, x.RefreshSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16229,7 +16622,7 @@ func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -16244,9 +16637,9 @@ func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DiagnosticWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, x.RefreshSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16258,7 +16651,7 @@ func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -16273,9 +16666,9 @@ func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x FoldingRangeWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, x.RefreshSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16287,7 +16680,7 @@ func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error 
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -16302,21 +16695,21 @@ func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error 
 // it, without reflection.
 func (x TextDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.WillSave != nil {
+	if x.WillSave {
 		b = append(b, `,"willSave":`...)
-		b = rpcimpl.AppendBool(b, *x.WillSave)
+		b = rpcimpl.AppendBool(b, x.WillSave)
 	}
-	if x.WillSaveWaitUntil != nil {
+	if x.WillSaveWaitUntil {
 		b = append(b, `,"willSaveWaitUntil":`...)
-		b = rpcimpl.AppendBool(b, *x.WillSaveWaitUntil)
+		b = rpcimpl.AppendBool(b, x.WillSaveWaitUntil)
 	}
-	if x.DidSave != nil {
+	if x.DidSave {
 		b = append(b, `,"didSave":`...)
-		b = rpcimpl.AppendBool(b, *x.DidSave)
+		b = rpcimpl.AppendBool(b, x.DidSave)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16328,13 +16721,13 @@ func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "willSave":
-			return rpcimpl.AtField("willSave", rpcimpl.DecodeOptional(value, &v.WillSave, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willSave", rpcimpl.DecodeBool(value, &v.WillSave))
 		case "willSaveWaitUntil":
-			return rpcimpl.AtField("willSaveWaitUntil", rpcimpl.DecodeOptional(value, &v.WillSaveWaitUntil, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("willSaveWaitUntil", rpcimpl.DecodeBool(value, &v.WillSaveWaitUntil))
 		case "didSave":
-			return rpcimpl.AtField("didSave", rpcimpl.DecodeOptional(value, &v.DidSave, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("didSave", rpcimpl.DecodeBool(value, &v.DidSave))
 		}
 		return nil
 	})
@@ -16350,9 +16743,9 @@ func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -16366,13 +16759,13 @@ func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.InsertTextMode != nil {
+	if x.InsertTextMode != 0 {
 		b = append(b, `,"insertTextMode":`...)
-		b = rpcimpl.AppendInt(b, *x.InsertTextMode)
+		b = rpcimpl.AppendInt(b, x.InsertTextMode)
 	}
-	if x.ContextSupport != nil {
+	if x.ContextSupport {
 		b = append(b, `,"contextSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.ContextSupport)
+		b = rpcimpl.AppendBool(b, x.ContextSupport)
 	}
 	if x.CompletionList != nil {
 		b = append(b, `,"completionList":`...)
@@ -16390,15 +16783,18 @@ func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "completionItem":
 			return rpcimpl.AtField("completionItem", rpcimpl.DecodeOptional(value, &v.CompletionItem, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItem]))
 		case "completionItemKind":
 			return rpcimpl.AtField("completionItemKind", rpcimpl.DecodeOptional(value, &v.CompletionItemKind, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemKind]))
 		case "insertTextMode":
-			return rpcimpl.AtField("insertTextMode", rpcimpl.DecodeOptional(value, &v.InsertTextMode, rpcimpl.UnmarshalJSON[InsertTextMode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
 		case "contextSupport":
-			return rpcimpl.AtField("contextSupport", rpcimpl.DecodeOptional(value, &v.ContextSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("contextSupport", rpcimpl.DecodeBool(value, &v.ContextSupport))
 		case "completionList":
 			return rpcimpl.AtField("completionList", rpcimpl.DecodeOptional(value, &v.CompletionList, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionList]))
 		}
@@ -16416,13 +16812,13 @@ func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.SnippetSupport != nil {
+	if x.SnippetSupport {
 		b = append(b, `,"snippetSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.SnippetSupport)
+		b = rpcimpl.AppendBool(b, x.SnippetSupport)
 	}
-	if x.CommitCharactersSupport != nil {
+	if x.CommitCharactersSupport {
 		b = append(b, `,"commitCharactersSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.CommitCharactersSupport)
+		b = rpcimpl.AppendBool(b, x.CommitCharactersSupport)
 	}
 	if x.DocumentationFormat != nil {
 		b = append(b, `,"documentationFormat":`...)
@@ -16430,13 +16826,13 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 			return nil, err
 		}
 	}
-	if x.DeprecatedSupport != nil {
+	if x.DeprecatedSupport {
 		b = append(b, `,"deprecatedSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.DeprecatedSupport)
+		b = rpcimpl.AppendBool(b, x.DeprecatedSupport)
 	}
-	if x.PreselectSupport != nil {
+	if x.PreselectSupport {
 		b = append(b, `,"preselectSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.PreselectSupport)
+		b = rpcimpl.AppendBool(b, x.PreselectSupport)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -16444,9 +16840,9 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 			return nil, err
 		}
 	}
-	if x.InsertReplaceSupport != nil {
+	if x.InsertReplaceSupport {
 		b = append(b, `,"insertReplaceSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.InsertReplaceSupport)
+		b = rpcimpl.AppendBool(b, x.InsertReplaceSupport)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -16460,9 +16856,9 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 			return nil, err
 		}
 	}
-	if x.LabelDetailsSupport != nil {
+	if x.LabelDetailsSupport {
 		b = append(b, `,"labelDetailsSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LabelDetailsSupport)
+		b = rpcimpl.AppendBool(b, x.LabelDetailsSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16474,25 +16870,25 @@ func (x *CompletionClientCapabilitiesCompletionItem) UnmarshalJSON(b []byte) err
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "snippetSupport":
-			return rpcimpl.AtField("snippetSupport", rpcimpl.DecodeOptional(value, &v.SnippetSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("snippetSupport", rpcimpl.DecodeBool(value, &v.SnippetSupport))
 		case "commitCharactersSupport":
-			return rpcimpl.AtField("commitCharactersSupport", rpcimpl.DecodeOptional(value, &v.CommitCharactersSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("commitCharactersSupport", rpcimpl.DecodeBool(value, &v.CommitCharactersSupport))
 		case "documentationFormat":
 			return rpcimpl.AtField("documentationFormat", rpcimpl.DecodeArray(value, &v.DocumentationFormat, rpcimpl.UnmarshalJSON[MarkupKind]))
 		case "deprecatedSupport":
-			return rpcimpl.AtField("deprecatedSupport", rpcimpl.DecodeOptional(value, &v.DeprecatedSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecatedSupport", rpcimpl.DecodeBool(value, &v.DeprecatedSupport))
 		case "preselectSupport":
-			return rpcimpl.AtField("preselectSupport", rpcimpl.DecodeOptional(value, &v.PreselectSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("preselectSupport", rpcimpl.DecodeBool(value, &v.PreselectSupport))
 		case "tagSupport":
 			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemTagSupport]))
 		case "insertReplaceSupport":
-			return rpcimpl.AtField("insertReplaceSupport", rpcimpl.DecodeOptional(value, &v.InsertReplaceSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("insertReplaceSupport", rpcimpl.DecodeBool(value, &v.InsertReplaceSupport))
 		case "resolveSupport":
 			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemResolveSupport]))
 		case "insertTextModeSupport":
 			return rpcimpl.AtField("insertTextModeSupport", rpcimpl.DecodeOptional(value, &v.InsertTextModeSupport, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemInsertTextModeSupport]))
 		case "labelDetailsSupport":
-			return rpcimpl.AtField("labelDetailsSupport", rpcimpl.DecodeOptional(value, &v.LabelDetailsSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("labelDetailsSupport", rpcimpl.DecodeBool(value, &v.LabelDetailsSupport))
 		}
 		return nil
 	})
@@ -16725,9 +17121,9 @@ func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) err
 func (x HoverClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.ContentFormat != nil {
 		b = append(b, `,"contentFormat":`...)
@@ -16745,7 +17141,7 @@ func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "contentFormat":
 			return rpcimpl.AtField("contentFormat", rpcimpl.DecodeArray(value, &v.ContentFormat, rpcimpl.UnmarshalJSON[MarkupKind]))
 		}
@@ -16763,9 +17159,9 @@ func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.SignatureInformation != nil {
 		b = append(b, `,"signatureInformation":`...)
@@ -16773,9 +17169,9 @@ func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContextSupport != nil {
+	if x.ContextSupport {
 		b = append(b, `,"contextSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.ContextSupport)
+		b = rpcimpl.AppendBool(b, x.ContextSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16787,11 +17183,11 @@ func (x *SignatureHelpClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "signatureInformation":
 			return rpcimpl.AtField("signatureInformation", rpcimpl.DecodeOptional(value, &v.SignatureInformation, rpcimpl.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformation]))
 		case "contextSupport":
-			return rpcimpl.AtField("contextSupport", rpcimpl.DecodeOptional(value, &v.ContextSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("contextSupport", rpcimpl.DecodeBool(value, &v.ContextSupport))
 		}
 		return nil
 	})
@@ -16819,9 +17215,9 @@ func (x SignatureHelpClientCapabilitiesSignatureInformation) AppendJSON(b []byte
 			return nil, err
 		}
 	}
-	if x.ActiveParameterSupport != nil {
+	if x.ActiveParameterSupport {
 		b = append(b, `,"activeParameterSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.ActiveParameterSupport)
+		b = rpcimpl.AppendBool(b, x.ActiveParameterSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16837,7 +17233,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []
 		case "parameterInformation":
 			return rpcimpl.AtField("parameterInformation", rpcimpl.DecodeOptional(value, &v.ParameterInformation, rpcimpl.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformationParameterInformation]))
 		case "activeParameterSupport":
-			return rpcimpl.AtField("activeParameterSupport", rpcimpl.DecodeOptional(value, &v.ActiveParameterSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("activeParameterSupport", rpcimpl.DecodeBool(value, &v.ActiveParameterSupport))
 		}
 		return nil
 	})
@@ -16852,9 +17248,9 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []
 // it, without reflection.
 func (x SignatureHelpClientCapabilitiesSignatureInformationParameterInformation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.LabelOffsetSupport != nil {
+	if x.LabelOffsetSupport {
 		b = append(b, `,"labelOffsetSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LabelOffsetSupport)
+		b = rpcimpl.AppendBool(b, x.LabelOffsetSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16866,7 +17262,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "labelOffsetSupport":
-			return rpcimpl.AtField("labelOffsetSupport", rpcimpl.DecodeOptional(value, &v.LabelOffsetSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("labelOffsetSupport", rpcimpl.DecodeBool(value, &v.LabelOffsetSupport))
 		}
 		return nil
 	})
@@ -16881,13 +17277,13 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
 // it, without reflection.
 func (x DeclarationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, x.LinkSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16899,9 +17295,9 @@ func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -16916,13 +17312,13 @@ func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, x.LinkSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16934,9 +17330,9 @@ func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -16951,13 +17347,13 @@ func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TypeDefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, x.LinkSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16969,9 +17365,9 @@ func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -16986,13 +17382,13 @@ func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ImplementationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, x.LinkSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17004,9 +17400,9 @@ func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -17021,9 +17417,9 @@ func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ReferenceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17035,7 +17431,7 @@ func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17050,9 +17446,9 @@ func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentHighlightClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17064,7 +17460,7 @@ func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17080,9 +17476,9 @@ func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.SymbolKind != nil {
 		b = append(b, `,"symbolKind":`...)
@@ -17090,9 +17486,9 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.HierarchicalDocumentSymbolSupport != nil {
+	if x.HierarchicalDocumentSymbolSupport {
 		b = append(b, `,"hierarchicalDocumentSymbolSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.HierarchicalDocumentSymbolSupport)
+		b = rpcimpl.AppendBool(b, x.HierarchicalDocumentSymbolSupport)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -17100,9 +17496,9 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.LabelSupport != nil {
+	if x.LabelSupport {
 		b = append(b, `,"labelSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.LabelSupport)
+		b = rpcimpl.AppendBool(b, x.LabelSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17114,15 +17510,15 @@ func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "symbolKind":
 			return rpcimpl.AtField("symbolKind", rpcimpl.DecodeOptional(value, &v.SymbolKind, rpcimpl.UnmarshalJSON[DocumentSymbolClientCapabilitiesSymbolKind]))
 		case "hierarchicalDocumentSymbolSupport":
-			return rpcimpl.AtField("hierarchicalDocumentSymbolSupport", rpcimpl.DecodeOptional(value, &v.HierarchicalDocumentSymbolSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("hierarchicalDocumentSymbolSupport", rpcimpl.DecodeBool(value, &v.HierarchicalDocumentSymbolSupport))
 		case "tagSupport":
 			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[DocumentSymbolClientCapabilitiesTagSupport]))
 		case "labelSupport":
-			return rpcimpl.AtField("labelSupport", rpcimpl.DecodeOptional(value, &v.LabelSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("labelSupport", rpcimpl.DecodeBool(value, &v.LabelSupport))
 		}
 		return nil
 	})
@@ -17221,9 +17617,9 @@ func (x *DocumentSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) err
 func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.CodeActionLiteralSupport != nil {
 		b = append(b, `,"codeActionLiteralSupport":`...)
@@ -17231,17 +17627,17 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsPreferredSupport != nil {
+	if x.IsPreferredSupport {
 		b = append(b, `,"isPreferredSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.IsPreferredSupport)
+		b = rpcimpl.AppendBool(b, x.IsPreferredSupport)
 	}
-	if x.DisabledSupport != nil {
+	if x.DisabledSupport {
 		b = append(b, `,"disabledSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.DisabledSupport)
+		b = rpcimpl.AppendBool(b, x.DisabledSupport)
 	}
-	if x.DataSupport != nil {
+	if x.DataSupport {
 		b = append(b, `,"dataSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.DataSupport)
+		b = rpcimpl.AppendBool(b, x.DataSupport)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -17249,9 +17645,9 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.HonorsChangeAnnotations != nil {
+	if x.HonorsChangeAnnotations {
 		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = rpcimpl.AppendBool(b, *x.HonorsChangeAnnotations)
+		b = rpcimpl.AppendBool(b, x.HonorsChangeAnnotations)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17263,19 +17659,19 @@ func (x *CodeActionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "codeActionLiteralSupport":
 			return rpcimpl.AtField("codeActionLiteralSupport", rpcimpl.DecodeOptional(value, &v.CodeActionLiteralSupport, rpcimpl.UnmarshalJSON[CodeActionClientCapabilitiesCodeActionLiteralSupport]))
 		case "isPreferredSupport":
-			return rpcimpl.AtField("isPreferredSupport", rpcimpl.DecodeOptional(value, &v.IsPreferredSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isPreferredSupport", rpcimpl.DecodeBool(value, &v.IsPreferredSupport))
 		case "disabledSupport":
-			return rpcimpl.AtField("disabledSupport", rpcimpl.DecodeOptional(value, &v.DisabledSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("disabledSupport", rpcimpl.DecodeBool(value, &v.DisabledSupport))
 		case "dataSupport":
-			return rpcimpl.AtField("dataSupport", rpcimpl.DecodeOptional(value, &v.DataSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dataSupport", rpcimpl.DecodeBool(value, &v.DataSupport))
 		case "resolveSupport":
 			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[CodeActionClientCapabilitiesResolveSupport]))
 		case "honorsChangeAnnotations":
-			return rpcimpl.AtField("honorsChangeAnnotations", rpcimpl.DecodeOptional(value, &v.HonorsChangeAnnotations, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("honorsChangeAnnotations", rpcimpl.DecodeBool(value, &v.HonorsChangeAnnotations))
 		}
 		return nil
 	})
@@ -17430,9 +17826,9 @@ func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) err
 // it, without reflection.
 func (x CodeLensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17444,7 +17840,7 @@ func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17459,13 +17855,13 @@ func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentLinkClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.TooltipSupport != nil {
+	if x.TooltipSupport {
 		b = append(b, `,"tooltipSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.TooltipSupport)
+		b = rpcimpl.AppendBool(b, x.TooltipSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17477,9 +17873,9 @@ func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "tooltipSupport":
-			return rpcimpl.AtField("tooltipSupport", rpcimpl.DecodeOptional(value, &v.TooltipSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("tooltipSupport", rpcimpl.DecodeBool(value, &v.TooltipSupport))
 		}
 		return nil
 	})
@@ -17494,9 +17890,9 @@ func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentColorClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17508,7 +17904,7 @@ func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17523,9 +17919,9 @@ func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17537,7 +17933,7 @@ func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17552,13 +17948,13 @@ func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x DocumentRangeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.RangesSupport != nil {
+	if x.RangesSupport {
 		b = append(b, `,"rangesSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RangesSupport)
+		b = rpcimpl.AppendBool(b, x.RangesSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17570,9 +17966,9 @@ func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) erro
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "rangesSupport":
-			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeOptional(value, &v.RangesSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeBool(value, &v.RangesSupport))
 		}
 		return nil
 	})
@@ -17587,9 +17983,9 @@ func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) erro
 // it, without reflection.
 func (x DocumentOnTypeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17601,7 +17997,7 @@ func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) err
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17616,21 +18012,21 @@ func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) err
 // it, without reflection.
 func (x RenameClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.PrepareSupport != nil {
+	if x.PrepareSupport {
 		b = append(b, `,"prepareSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.PrepareSupport)
+		b = rpcimpl.AppendBool(b, x.PrepareSupport)
 	}
-	if x.PrepareSupportDefaultBehavior != nil {
+	if x.PrepareSupportDefaultBehavior != 0 {
 		b = append(b, `,"prepareSupportDefaultBehavior":`...)
-		b = rpcimpl.AppendInt(b, *x.PrepareSupportDefaultBehavior)
+		b = rpcimpl.AppendInt(b, x.PrepareSupportDefaultBehavior)
 	}
-	if x.HonorsChangeAnnotations != nil {
+	if x.HonorsChangeAnnotations {
 		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = rpcimpl.AppendBool(b, *x.HonorsChangeAnnotations)
+		b = rpcimpl.AppendBool(b, x.HonorsChangeAnnotations)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17642,13 +18038,16 @@ func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "prepareSupport":
-			return rpcimpl.AtField("prepareSupport", rpcimpl.DecodeOptional(value, &v.PrepareSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("prepareSupport", rpcimpl.DecodeBool(value, &v.PrepareSupport))
 		case "prepareSupportDefaultBehavior":
-			return rpcimpl.AtField("prepareSupportDefaultBehavior", rpcimpl.DecodeOptional(value, &v.PrepareSupportDefaultBehavior, rpcimpl.UnmarshalJSON[PrepareSupportDefaultBehavior]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("prepareSupportDefaultBehavior", v.PrepareSupportDefaultBehavior.UnmarshalJSON(value))
 		case "honorsChangeAnnotations":
-			return rpcimpl.AtField("honorsChangeAnnotations", rpcimpl.DecodeOptional(value, &v.HonorsChangeAnnotations, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("honorsChangeAnnotations", rpcimpl.DecodeBool(value, &v.HonorsChangeAnnotations))
 		}
 		return nil
 	})
@@ -17664,17 +18063,17 @@ func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x FoldingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.RangeLimit != nil {
 		b = append(b, `,"rangeLimit":`...)
 		b = rpcimpl.AppendInt(b, *x.RangeLimit)
 	}
-	if x.LineFoldingOnly != nil {
+	if x.LineFoldingOnly {
 		b = append(b, `,"lineFoldingOnly":`...)
-		b = rpcimpl.AppendBool(b, *x.LineFoldingOnly)
+		b = rpcimpl.AppendBool(b, x.LineFoldingOnly)
 	}
 	if x.FoldingRangeKind != nil {
 		b = append(b, `,"foldingRangeKind":`...)
@@ -17698,13 +18097,13 @@ func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "rangeLimit":
 			return rpcimpl.AtField("rangeLimit", rpcimpl.DecodeOptional(value, &v.RangeLimit, func(b []byte, v *uint32) error {
 				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "lineFoldingOnly":
-			return rpcimpl.AtField("lineFoldingOnly", rpcimpl.DecodeOptional(value, &v.LineFoldingOnly, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("lineFoldingOnly", rpcimpl.DecodeBool(value, &v.LineFoldingOnly))
 		case "foldingRangeKind":
 			return rpcimpl.AtField("foldingRangeKind", rpcimpl.DecodeOptional(value, &v.FoldingRangeKind, rpcimpl.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRangeKind]))
 		case "foldingRange":
@@ -17755,9 +18154,9 @@ func (x *FoldingRangeClientCapabilitiesFoldingRangeKind) UnmarshalJSON(b []byte)
 // it, without reflection.
 func (x FoldingRangeClientCapabilitiesFoldingRange) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.CollapsedText != nil {
+	if x.CollapsedText {
 		b = append(b, `,"collapsedText":`...)
-		b = rpcimpl.AppendBool(b, *x.CollapsedText)
+		b = rpcimpl.AppendBool(b, x.CollapsedText)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17769,7 +18168,7 @@ func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) err
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "collapsedText":
-			return rpcimpl.AtField("collapsedText", rpcimpl.DecodeOptional(value, &v.CollapsedText, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("collapsedText", rpcimpl.DecodeBool(value, &v.CollapsedText))
 		}
 		return nil
 	})
@@ -17784,9 +18183,9 @@ func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) err
 // it, without reflection.
 func (x SelectionRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17798,7 +18197,7 @@ func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17814,9 +18213,9 @@ func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.RelatedInformation != nil {
+	if x.RelatedInformation {
 		b = append(b, `,"relatedInformation":`...)
-		b = rpcimpl.AppendBool(b, *x.RelatedInformation)
+		b = rpcimpl.AppendBool(b, x.RelatedInformation)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -17824,17 +18223,17 @@ func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 			return nil, err
 		}
 	}
-	if x.VersionSupport != nil {
+	if x.VersionSupport {
 		b = append(b, `,"versionSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.VersionSupport)
+		b = rpcimpl.AppendBool(b, x.VersionSupport)
 	}
-	if x.CodeDescriptionSupport != nil {
+	if x.CodeDescriptionSupport {
 		b = append(b, `,"codeDescriptionSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.CodeDescriptionSupport)
+		b = rpcimpl.AppendBool(b, x.CodeDescriptionSupport)
 	}
-	if x.DataSupport != nil {
+	if x.DataSupport {
 		b = append(b, `,"dataSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.DataSupport)
+		b = rpcimpl.AppendBool(b, x.DataSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17846,15 +18245,15 @@ func (x *PublishDiagnosticsClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "relatedInformation":
-			return rpcimpl.AtField("relatedInformation", rpcimpl.DecodeOptional(value, &v.RelatedInformation, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("relatedInformation", rpcimpl.DecodeBool(value, &v.RelatedInformation))
 		case "tagSupport":
 			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[PublishDiagnosticsClientCapabilitiesTagSupport]))
 		case "versionSupport":
-			return rpcimpl.AtField("versionSupport", rpcimpl.DecodeOptional(value, &v.VersionSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("versionSupport", rpcimpl.DecodeBool(value, &v.VersionSupport))
 		case "codeDescriptionSupport":
-			return rpcimpl.AtField("codeDescriptionSupport", rpcimpl.DecodeOptional(value, &v.CodeDescriptionSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("codeDescriptionSupport", rpcimpl.DecodeBool(value, &v.CodeDescriptionSupport))
 		case "dataSupport":
-			return rpcimpl.AtField("dataSupport", rpcimpl.DecodeOptional(value, &v.DataSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dataSupport", rpcimpl.DecodeBool(value, &v.DataSupport))
 		}
 		return nil
 	})
@@ -17920,9 +18319,9 @@ func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte)
 // it, without reflection.
 func (x CallHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17934,7 +18333,7 @@ func (x *CallHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -17975,9 +18374,9 @@ func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	b = append(b, `,"requests":`...)
 	if b, err = x.Requests.AppendJSON(b); err != nil {
@@ -17995,21 +18394,21 @@ func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Formats); err != nil {
 		return nil, err
 	}
-	if x.OverlappingTokenSupport != nil {
+	if x.OverlappingTokenSupport {
 		b = append(b, `,"overlappingTokenSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.OverlappingTokenSupport)
+		b = rpcimpl.AppendBool(b, x.OverlappingTokenSupport)
 	}
-	if x.MultilineTokenSupport != nil {
+	if x.MultilineTokenSupport {
 		b = append(b, `,"multilineTokenSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.MultilineTokenSupport)
+		b = rpcimpl.AppendBool(b, x.MultilineTokenSupport)
 	}
-	if x.ServerCancelSupport != nil {
+	if x.ServerCancelSupport {
 		b = append(b, `,"serverCancelSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.ServerCancelSupport)
+		b = rpcimpl.AppendBool(b, x.ServerCancelSupport)
 	}
-	if x.AugmentsSyntaxTokens != nil {
+	if x.AugmentsSyntaxTokens {
 		b = append(b, `,"augmentsSyntaxTokens":`...)
-		b = rpcimpl.AppendBool(b, *x.AugmentsSyntaxTokens)
+		b = rpcimpl.AppendBool(b, x.AugmentsSyntaxTokens)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18024,7 +18423,7 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "requests":
 			has.Requests = true
 			return rpcimpl.AtField("requests", rpcimpl.NonNull(value, v.Requests.UnmarshalJSON(value)))
@@ -18038,13 +18437,13 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 			has.Formats = true
 			return rpcimpl.AtField("formats", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Formats, rpcimpl.UnmarshalJSON[TokenFormat])))
 		case "overlappingTokenSupport":
-			return rpcimpl.AtField("overlappingTokenSupport", rpcimpl.DecodeOptional(value, &v.OverlappingTokenSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("overlappingTokenSupport", rpcimpl.DecodeBool(value, &v.OverlappingTokenSupport))
 		case "multilineTokenSupport":
-			return rpcimpl.AtField("multilineTokenSupport", rpcimpl.DecodeOptional(value, &v.MultilineTokenSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("multilineTokenSupport", rpcimpl.DecodeBool(value, &v.MultilineTokenSupport))
 		case "serverCancelSupport":
-			return rpcimpl.AtField("serverCancelSupport", rpcimpl.DecodeOptional(value, &v.ServerCancelSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("serverCancelSupport", rpcimpl.DecodeBool(value, &v.ServerCancelSupport))
 		case "augmentsSyntaxTokens":
-			return rpcimpl.AtField("augmentsSyntaxTokens", rpcimpl.DecodeOptional(value, &v.AugmentsSyntaxTokens, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("augmentsSyntaxTokens", rpcimpl.DecodeBool(value, &v.AugmentsSyntaxTokens))
 		}
 		return nil
 	})
@@ -18070,13 +18469,13 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x SemanticTokensClientCapabilitiesRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Range != nil {
+	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
-	if x.Full != nil {
+	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
 			return nil, err
@@ -18092,9 +18491,15 @@ func (x *SemanticTokensClientCapabilitiesRequests) UnmarshalJSON(b []byte) error
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
-			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsRange]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("range", v.Range.UnmarshalJSON(value))
 		case "full":
-			return rpcimpl.AtField("full", rpcimpl.DecodeOptional(value, &v.Full, rpcimpl.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsFull]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("full", v.Full.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -18124,9 +18529,9 @@ func (x *SemanticTokensClientCapabilitiesRequestsRangeVariant2) UnmarshalJSON(b 
 // it, without reflection.
 func (x SemanticTokensClientCapabilitiesRequestsFullVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Delta != nil {
+	if x.Delta {
 		b = append(b, `,"delta":`...)
-		b = rpcimpl.AppendBool(b, *x.Delta)
+		b = rpcimpl.AppendBool(b, x.Delta)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18138,7 +18543,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b [
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delta":
-			return rpcimpl.AtField("delta", rpcimpl.DecodeOptional(value, &v.Delta, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("delta", rpcimpl.DecodeBool(value, &v.Delta))
 		}
 		return nil
 	})
@@ -18153,9 +18558,9 @@ func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b [
 // it, without reflection.
 func (x LinkedEditingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18167,7 +18572,7 @@ func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18182,9 +18587,9 @@ func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x MonikerClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18196,7 +18601,7 @@ func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18211,9 +18616,9 @@ func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TypeHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18225,7 +18630,7 @@ func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18240,9 +18645,9 @@ func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlineValueClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18254,7 +18659,7 @@ func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18270,9 +18675,9 @@ func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
 func (x InlayHintClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -18290,7 +18695,7 @@ func (x *InlayHintClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "resolveSupport":
 			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[InlayHintClientCapabilitiesResolveSupport]))
 		}
@@ -18358,13 +18763,13 @@ func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) erro
 // it, without reflection.
 func (x DiagnosticClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.RelatedDocumentSupport != nil {
+	if x.RelatedDocumentSupport {
 		b = append(b, `,"relatedDocumentSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.RelatedDocumentSupport)
+		b = rpcimpl.AppendBool(b, x.RelatedDocumentSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18376,9 +18781,9 @@ func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "relatedDocumentSupport":
-			return rpcimpl.AtField("relatedDocumentSupport", rpcimpl.DecodeOptional(value, &v.RelatedDocumentSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("relatedDocumentSupport", rpcimpl.DecodeBool(value, &v.RelatedDocumentSupport))
 		}
 		return nil
 	})
@@ -18393,9 +18798,9 @@ func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x InlineCompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18407,7 +18812,7 @@ func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18422,13 +18827,13 @@ func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x NotebookDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.ExecutionSummarySupport != nil {
+	if x.ExecutionSummarySupport {
 		b = append(b, `,"executionSummarySupport":`...)
-		b = rpcimpl.AppendBool(b, *x.ExecutionSummarySupport)
+		b = rpcimpl.AppendBool(b, x.ExecutionSummarySupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18440,9 +18845,9 @@ func (x *NotebookDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeBool(value, &v.DynamicRegistration))
 		case "executionSummarySupport":
-			return rpcimpl.AtField("executionSummarySupport", rpcimpl.DecodeOptional(value, &v.ExecutionSummarySupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("executionSummarySupport", rpcimpl.DecodeBool(value, &v.ExecutionSummarySupport))
 		}
 		return nil
 	})
@@ -18489,9 +18894,9 @@ func (x *ShowMessageRequestClientCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ShowMessageRequestClientCapabilitiesMessageActionItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.AdditionalPropertiesSupport != nil {
+	if x.AdditionalPropertiesSupport {
 		b = append(b, `,"additionalPropertiesSupport":`...)
-		b = rpcimpl.AppendBool(b, *x.AdditionalPropertiesSupport)
+		b = rpcimpl.AppendBool(b, x.AdditionalPropertiesSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18503,7 +18908,7 @@ func (x *ShowMessageRequestClientCapabilitiesMessageActionItem) UnmarshalJSON(b 
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "additionalPropertiesSupport":
-			return rpcimpl.AtField("additionalPropertiesSupport", rpcimpl.DecodeOptional(value, &v.AdditionalPropertiesSupport, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("additionalPropertiesSupport", rpcimpl.DecodeBool(value, &v.AdditionalPropertiesSupport))
 		}
 		return nil
 	})
@@ -18555,9 +18960,9 @@ func (x RegularExpressionsClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	start := len(b)
 	b = append(b, `,"engine":`...)
 	b = rpcimpl.AppendString(b, x.Engine)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, x.Version)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18575,7 +18980,7 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 			has.Engine = true
 			return rpcimpl.AtField("engine", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Engine)))
 		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		}
 		return nil
 	})
@@ -18597,9 +19002,9 @@ func (x MarkdownClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"parser":`...)
 	b = rpcimpl.AppendString(b, x.Parser)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, x.Version)
 	}
 	if x.AllowedTags != nil {
 		b = append(b, `,"allowedTags":`...)
@@ -18623,7 +19028,7 @@ func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
 			has.Parser = true
 			return rpcimpl.AtField("parser", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Parser)))
 		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		case "allowedTags":
 			return rpcimpl.AtField("allowedTags", json.Unmarshal(value, &v.AllowedTags))
 		}
@@ -18862,13 +19267,13 @@ func (x TextDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
 	b = rpcimpl.AppendString(b, x.Language)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = rpcimpl.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, x.Pattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18886,9 +19291,9 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 			has.Language = true
 			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
-			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -18907,15 +19312,15 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TextDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = rpcimpl.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, x.Language)
 	}
 	b = append(b, `,"scheme":`...)
 	b = rpcimpl.AppendString(b, x.Scheme)
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = rpcimpl.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, x.Pattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18930,12 +19335,12 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeString(value, &v.Language))
 		case "scheme":
 			has.Scheme = true
 			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -18954,13 +19359,13 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TextDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = rpcimpl.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, x.Language)
 	}
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	b = rpcimpl.AppendString(b, x.Pattern)
@@ -18977,9 +19382,9 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeString(value, &v.Language))
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
@@ -19003,13 +19408,13 @@ func (x NotebookDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"notebookType":`...)
 	b = rpcimpl.AppendString(b, x.NotebookType)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = rpcimpl.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, x.Pattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -19027,9 +19432,9 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 			has.NotebookType = true
 			return rpcimpl.AtField("notebookType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NotebookType)))
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
-			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -19048,15 +19453,15 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x NotebookDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.NotebookType != nil {
+	if x.NotebookType != "" {
 		b = append(b, `,"notebookType":`...)
-		b = rpcimpl.AppendString(b, *x.NotebookType)
+		b = rpcimpl.AppendString(b, x.NotebookType)
 	}
 	b = append(b, `,"scheme":`...)
 	b = rpcimpl.AppendString(b, x.Scheme)
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = rpcimpl.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, x.Pattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -19071,12 +19476,12 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
-			return rpcimpl.AtField("notebookType", rpcimpl.DecodeOptional(value, &v.NotebookType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("notebookType", rpcimpl.DecodeString(value, &v.NotebookType))
 		case "scheme":
 			has.Scheme = true
 			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -19095,13 +19500,13 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x NotebookDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.NotebookType != nil {
+	if x.NotebookType != "" {
 		b = append(b, `,"notebookType":`...)
-		b = rpcimpl.AppendString(b, *x.NotebookType)
+		b = rpcimpl.AppendString(b, x.NotebookType)
 	}
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	b = rpcimpl.AppendString(b, x.Pattern)
@@ -19118,9 +19523,9 @@ func (x *NotebookDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
-			return rpcimpl.AtField("notebookType", rpcimpl.DecodeOptional(value, &v.NotebookType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("notebookType", rpcimpl.DecodeString(value, &v.NotebookType))
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))

@@ -64,6 +64,12 @@ func (x *WorkspaceEditDocumentChangesItem) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceEditDocumentChangesItem) IsZero() bool {
+	return x.TextDocumentEdit == nil && x.CreateFile == nil && x.RenameFile == nil && x.DeleteFile == nil
+}
+
 // InlayHintLabel is the label member of [InlayHint].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -102,6 +108,12 @@ func (x *InlayHintLabel) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlayHintLabel) IsZero() bool {
+	return x.String == nil && x.Array == nil
+}
+
 // InlayHintTooltip is the tooltip member of [InlayHint].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -138,6 +150,12 @@ func (x *InlayHintTooltip) Value() any {
 		return *x.MarkupContent
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlayHintTooltip) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // DocumentDiagnosticReportPartialResultRelatedDocumentsValue is a value of the
@@ -188,6 +206,12 @@ func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) Value() any
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) IsZero() bool {
+	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
+}
+
 // InlineCompletionItemInsertText is the insertText member of
 // [InlineCompletionItem].
 //
@@ -225,6 +249,12 @@ func (x *InlineCompletionItemInsertText) Value() any {
 		return *x.StringValue
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlineCompletionItemInsertText) IsZero() bool {
+	return x.String == nil && x.StringValue == nil
 }
 
 // DidChangeConfigurationRegistrationOptionsSection is the section member of
@@ -267,6 +297,12 @@ func (x *DidChangeConfigurationRegistrationOptionsSection) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DidChangeConfigurationRegistrationOptionsSection) IsZero() bool {
+	return x.String == nil && x.Array == nil
+}
+
 // CompletionItemDocumentation is the documentation member of [CompletionItem].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -303,6 +339,12 @@ func (x *CompletionItemDocumentation) Value() any {
 		return *x.MarkupContent
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionItemDocumentation) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // CompletionItemTextEdit is the textEdit member of [CompletionItem].
@@ -350,6 +392,12 @@ func (x *CompletionItemTextEdit) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionItemTextEdit) IsZero() bool {
+	return x.TextEdit == nil && x.InsertReplaceEdit == nil
+}
+
 // CompletionListItemDefaultsEditRange is the editRange member of
 // [CompletionListItemDefaults].
 //
@@ -395,6 +443,12 @@ func (x *CompletionListItemDefaultsEditRange) Value() any {
 		return *x.CompletionListItemDefaultsEditRangeVariant2
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionListItemDefaultsEditRange) IsZero() bool {
+	return x.Range == nil && x.CompletionListItemDefaultsEditRangeVariant2 == nil
 }
 
 // HoverContents is the contents member of [Hover].
@@ -448,6 +502,12 @@ func (x *HoverContents) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x HoverContents) IsZero() bool {
+	return x.MarkupContent == nil && x.MarkedString == nil && x.Array == nil
+}
+
 // WorkspaceSymbolLocation is the location member of [WorkspaceSymbol].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -493,6 +553,12 @@ func (x *WorkspaceSymbolLocation) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceSymbolLocation) IsZero() bool {
+	return x.Location == nil && x.WorkspaceSymbolLocationVariant2 == nil
+}
+
 // CancelParamsID is the id member of [CancelParams].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -529,6 +595,12 @@ func (x *CancelParamsID) Value() any {
 		return *x.String
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CancelParamsID) IsZero() bool {
+	return x.Integer == nil && x.String == nil
 }
 
 // SemanticTokensOptionsRange is the range member of [SemanticTokensOptions].
@@ -569,6 +641,12 @@ func (x *SemanticTokensOptionsRange) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensOptionsRange) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensOptionsRangeVariant2 == nil
+}
+
 // SemanticTokensOptionsFull is the full member of [SemanticTokensOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -605,6 +683,12 @@ func (x *SemanticTokensOptionsFull) Value() any {
 		return *x.SemanticTokensOptionsFullVariant2
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensOptionsFull) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensOptionsFullVariant2 == nil
 }
 
 // TextDocumentEditEditsItem is an element of the edits member of
@@ -653,6 +737,12 @@ func (x *TextDocumentEditEditsItem) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentEditEditsItem) IsZero() bool {
+	return x.TextEdit == nil && x.AnnotatedTextEdit == nil
+}
+
 // InlayHintLabelPartTooltip is the tooltip member of [InlayHintLabelPart].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -689,6 +779,12 @@ func (x *InlayHintLabelPartTooltip) Value() any {
 		return *x.MarkupContent
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlayHintLabelPartTooltip) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // RelatedFullDocumentDiagnosticReportRelatedDocumentsValue is a value of the
@@ -739,6 +835,12 @@ func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) IsZero() bool {
+	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
+}
+
 // RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue is a value of
 // the relatedDocuments member of [RelatedUnchangedDocumentDiagnosticReport].
 //
@@ -787,6 +889,12 @@ func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) Value() 
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) IsZero() bool {
+	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
+}
+
 // ServerCapabilitiesTextDocumentSync is the textDocumentSync member of
 // [ServerCapabilities].
 //
@@ -824,6 +932,12 @@ func (x *ServerCapabilitiesTextDocumentSync) Value() any {
 		return *x.TextDocumentSyncKind
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesTextDocumentSync) IsZero() bool {
+	return x.TextDocumentSyncOptions == nil && x.TextDocumentSyncKind == nil
 }
 
 // ServerCapabilitiesNotebookDocumentSync is the notebookDocumentSync member of
@@ -875,6 +989,12 @@ func (x *ServerCapabilitiesNotebookDocumentSync) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesNotebookDocumentSync) IsZero() bool {
+	return x.NotebookDocumentSyncOptions == nil && x.NotebookDocumentSyncRegistrationOptions == nil
+}
+
 // ServerCapabilitiesHoverProvider is the hoverProvider member of
 // [ServerCapabilities].
 //
@@ -912,6 +1032,12 @@ func (x *ServerCapabilitiesHoverProvider) Value() any {
 		return *x.HoverOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesHoverProvider) IsZero() bool {
+	return x.Boolean == nil && x.HoverOptions == nil
 }
 
 // ServerCapabilitiesDeclarationProvider is the declarationProvider member of
@@ -966,6 +1092,12 @@ func (x *ServerCapabilitiesDeclarationProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDeclarationProvider) IsZero() bool {
+	return x.Boolean == nil && x.DeclarationOptions == nil && x.DeclarationRegistrationOptions == nil
+}
+
 // ServerCapabilitiesDefinitionProvider is the definitionProvider member of
 // [ServerCapabilities].
 //
@@ -1003,6 +1135,12 @@ func (x *ServerCapabilitiesDefinitionProvider) Value() any {
 		return *x.DefinitionOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDefinitionProvider) IsZero() bool {
+	return x.Boolean == nil && x.DefinitionOptions == nil
 }
 
 // ServerCapabilitiesTypeDefinitionProvider is the typeDefinitionProvider
@@ -1058,6 +1196,12 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesTypeDefinitionProvider) IsZero() bool {
+	return x.Boolean == nil && x.TypeDefinitionOptions == nil && x.TypeDefinitionRegistrationOptions == nil
+}
+
 // ServerCapabilitiesImplementationProvider is the implementationProvider
 // member of [ServerCapabilities].
 //
@@ -1111,6 +1255,12 @@ func (x *ServerCapabilitiesImplementationProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesImplementationProvider) IsZero() bool {
+	return x.Boolean == nil && x.ImplementationOptions == nil && x.ImplementationRegistrationOptions == nil
+}
+
 // ServerCapabilitiesReferencesProvider is the referencesProvider member of
 // [ServerCapabilities].
 //
@@ -1148,6 +1298,12 @@ func (x *ServerCapabilitiesReferencesProvider) Value() any {
 		return *x.ReferenceOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesReferencesProvider) IsZero() bool {
+	return x.Boolean == nil && x.ReferenceOptions == nil
 }
 
 // ServerCapabilitiesDocumentHighlightProvider is the documentHighlightProvider
@@ -1190,6 +1346,12 @@ func (x *ServerCapabilitiesDocumentHighlightProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentHighlightProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentHighlightOptions == nil
+}
+
 // ServerCapabilitiesDocumentSymbolProvider is the documentSymbolProvider
 // member of [ServerCapabilities].
 //
@@ -1230,6 +1392,12 @@ func (x *ServerCapabilitiesDocumentSymbolProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentSymbolProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentSymbolOptions == nil
+}
+
 // ServerCapabilitiesCodeActionProvider is the codeActionProvider member of
 // [ServerCapabilities].
 //
@@ -1267,6 +1435,12 @@ func (x *ServerCapabilitiesCodeActionProvider) Value() any {
 		return *x.CodeActionOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesCodeActionProvider) IsZero() bool {
+	return x.Boolean == nil && x.CodeActionOptions == nil
 }
 
 // ServerCapabilitiesColorProvider is the colorProvider member of
@@ -1321,6 +1495,12 @@ func (x *ServerCapabilitiesColorProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesColorProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentColorOptions == nil && x.DocumentColorRegistrationOptions == nil
+}
+
 // ServerCapabilitiesWorkspaceSymbolProvider is the workspaceSymbolProvider
 // member of [ServerCapabilities].
 //
@@ -1359,6 +1539,12 @@ func (x *ServerCapabilitiesWorkspaceSymbolProvider) Value() any {
 		return *x.WorkspaceSymbolOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesWorkspaceSymbolProvider) IsZero() bool {
+	return x.Boolean == nil && x.WorkspaceSymbolOptions == nil
 }
 
 // ServerCapabilitiesDocumentFormattingProvider is the
@@ -1401,6 +1587,12 @@ func (x *ServerCapabilitiesDocumentFormattingProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentFormattingProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentFormattingOptions == nil
+}
+
 // ServerCapabilitiesDocumentRangeFormattingProvider is the
 // documentRangeFormattingProvider member of [ServerCapabilities].
 //
@@ -1441,6 +1633,12 @@ func (x *ServerCapabilitiesDocumentRangeFormattingProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentRangeFormattingProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentRangeFormattingOptions == nil
+}
+
 // ServerCapabilitiesRenameProvider is the renameProvider member of
 // [ServerCapabilities].
 //
@@ -1478,6 +1676,12 @@ func (x *ServerCapabilitiesRenameProvider) Value() any {
 		return *x.RenameOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesRenameProvider) IsZero() bool {
+	return x.Boolean == nil && x.RenameOptions == nil
 }
 
 // ServerCapabilitiesFoldingRangeProvider is the foldingRangeProvider member of
@@ -1533,6 +1737,12 @@ func (x *ServerCapabilitiesFoldingRangeProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesFoldingRangeProvider) IsZero() bool {
+	return x.Boolean == nil && x.FoldingRangeOptions == nil && x.FoldingRangeRegistrationOptions == nil
+}
+
 // ServerCapabilitiesSelectionRangeProvider is the selectionRangeProvider
 // member of [ServerCapabilities].
 //
@@ -1586,6 +1796,12 @@ func (x *ServerCapabilitiesSelectionRangeProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesSelectionRangeProvider) IsZero() bool {
+	return x.Boolean == nil && x.SelectionRangeOptions == nil && x.SelectionRangeRegistrationOptions == nil
+}
+
 // ServerCapabilitiesCallHierarchyProvider is the callHierarchyProvider member
 // of [ServerCapabilities].
 //
@@ -1637,6 +1853,12 @@ func (x *ServerCapabilitiesCallHierarchyProvider) Value() any {
 		return *x.CallHierarchyRegistrationOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesCallHierarchyProvider) IsZero() bool {
+	return x.Boolean == nil && x.CallHierarchyOptions == nil && x.CallHierarchyRegistrationOptions == nil
 }
 
 // ServerCapabilitiesLinkedEditingRangeProvider is the
@@ -1693,6 +1915,12 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesLinkedEditingRangeProvider) IsZero() bool {
+	return x.Boolean == nil && x.LinkedEditingRangeOptions == nil && x.LinkedEditingRangeRegistrationOptions == nil
+}
+
 // ServerCapabilitiesSemanticTokensProvider is the semanticTokensProvider
 // member of [ServerCapabilities].
 //
@@ -1739,6 +1967,12 @@ func (x *ServerCapabilitiesSemanticTokensProvider) Value() any {
 		return *x.SemanticTokensRegistrationOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesSemanticTokensProvider) IsZero() bool {
+	return x.SemanticTokensOptions == nil && x.SemanticTokensRegistrationOptions == nil
 }
 
 // ServerCapabilitiesMonikerProvider is the monikerProvider member of
@@ -1791,6 +2025,12 @@ func (x *ServerCapabilitiesMonikerProvider) Value() any {
 		return *x.MonikerRegistrationOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesMonikerProvider) IsZero() bool {
+	return x.Boolean == nil && x.MonikerOptions == nil && x.MonikerRegistrationOptions == nil
 }
 
 // ServerCapabilitiesTypeHierarchyProvider is the typeHierarchyProvider member
@@ -1846,6 +2086,12 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesTypeHierarchyProvider) IsZero() bool {
+	return x.Boolean == nil && x.TypeHierarchyOptions == nil && x.TypeHierarchyRegistrationOptions == nil
+}
+
 // ServerCapabilitiesInlineValueProvider is the inlineValueProvider member of
 // [ServerCapabilities].
 //
@@ -1896,6 +2142,12 @@ func (x *ServerCapabilitiesInlineValueProvider) Value() any {
 		return *x.InlineValueRegistrationOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesInlineValueProvider) IsZero() bool {
+	return x.Boolean == nil && x.InlineValueOptions == nil && x.InlineValueRegistrationOptions == nil
 }
 
 // ServerCapabilitiesInlayHintProvider is the inlayHintProvider member of
@@ -1950,6 +2202,12 @@ func (x *ServerCapabilitiesInlayHintProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesInlayHintProvider) IsZero() bool {
+	return x.Boolean == nil && x.InlayHintOptions == nil && x.InlayHintRegistrationOptions == nil
+}
+
 // ServerCapabilitiesDiagnosticProvider is the diagnosticProvider member of
 // [ServerCapabilities].
 //
@@ -1998,6 +2256,12 @@ func (x *ServerCapabilitiesDiagnosticProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDiagnosticProvider) IsZero() bool {
+	return x.DiagnosticOptions == nil && x.DiagnosticRegistrationOptions == nil
+}
+
 // ServerCapabilitiesInlineCompletionProvider is the inlineCompletionProvider
 // member of [ServerCapabilities].
 //
@@ -2038,6 +2302,12 @@ func (x *ServerCapabilitiesInlineCompletionProvider) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesInlineCompletionProvider) IsZero() bool {
+	return x.Boolean == nil && x.InlineCompletionOptions == nil
+}
+
 // DiagnosticCode is the code member of [Diagnostic].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -2074,6 +2344,12 @@ func (x *DiagnosticCode) Value() any {
 		return *x.String
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DiagnosticCode) IsZero() bool {
+	return x.Integer == nil && x.String == nil
 }
 
 // SignatureInformationDocumentation is the documentation member of
@@ -2115,6 +2391,12 @@ func (x *SignatureInformationDocumentation) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SignatureInformationDocumentation) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
+}
+
 // TextDocumentSyncOptionsSave is the save member of [TextDocumentSyncOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -2151,6 +2433,12 @@ func (x *TextDocumentSyncOptionsSave) Value() any {
 		return *x.SaveOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentSyncOptionsSave) IsZero() bool {
+	return x.Boolean == nil && x.SaveOptions == nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItem is an element of the
@@ -2203,6 +2491,12 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItem) IsZero() bool {
+	return x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 == nil && x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 == nil
+}
+
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook is the
 // notebook member of
 // [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1].
@@ -2242,6 +2536,12 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Value(
 		return *x.NotebookDocumentFilter
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) IsZero() bool {
+	return x.String == nil && x.NotebookDocumentFilter == nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook is the
@@ -2285,6 +2585,12 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Value(
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) IsZero() bool {
+	return x.String == nil && x.NotebookDocumentFilter == nil
+}
+
 // WorkspaceFoldersServerCapabilitiesChangeNotifications is the
 // changeNotifications member of [WorkspaceFoldersServerCapabilities].
 //
@@ -2325,6 +2631,12 @@ func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) IsZero() bool {
+	return x.String == nil && x.Boolean == nil
+}
+
 // ParameterInformationLabel is the label member of [ParameterInformation].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -2361,6 +2673,12 @@ func (x *ParameterInformationLabel) Value() any {
 		return *x.ParameterInformationLabelVariant2
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ParameterInformationLabel) IsZero() bool {
+	return x.String == nil && x.ParameterInformationLabelVariant2 == nil
 }
 
 // ParameterInformationDocumentation is the documentation member of
@@ -2400,6 +2718,12 @@ func (x *ParameterInformationDocumentation) Value() any {
 		return *x.MarkupContent
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ParameterInformationDocumentation) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // NotebookCellTextDocumentFilterNotebook is the notebook member of
@@ -2442,6 +2766,12 @@ func (x *NotebookCellTextDocumentFilterNotebook) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookCellTextDocumentFilterNotebook) IsZero() bool {
+	return x.String == nil && x.NotebookDocumentFilter == nil
+}
+
 // RelativePatternBaseURI is the baseUri member of [RelativePattern].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -2478,6 +2808,12 @@ func (x *RelativePatternBaseURI) Value() any {
 		return *x.URI
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RelativePatternBaseURI) IsZero() bool {
+	return x.WorkspaceFolder == nil && x.URI == nil
 }
 
 // SemanticTokensClientCapabilitiesRequestsRange is the range member of
@@ -2521,6 +2857,12 @@ func (x *SemanticTokensClientCapabilitiesRequestsRange) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensClientCapabilitiesRequestsRange) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 == nil
+}
+
 // SemanticTokensClientCapabilitiesRequestsFull is the full member of
 // [SemanticTokensClientCapabilitiesRequests].
 //
@@ -2562,6 +2904,12 @@ func (x *SemanticTokensClientCapabilitiesRequestsFull) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensClientCapabilitiesRequestsFull) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensClientCapabilitiesRequestsFullVariant2 == nil
+}
+
 // Definition is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation
 //
@@ -2600,6 +2948,12 @@ func (x *Definition) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Definition) IsZero() bool {
+	return x.Location == nil && x.Array == nil
+}
+
 // Declaration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_declaration
 //
@@ -2636,6 +2990,12 @@ func (x *Declaration) Value() any {
 		return *x.Array
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Declaration) IsZero() bool {
+	return x.Location == nil && x.Array == nil
 }
 
 // InlineValue is described at
@@ -2693,6 +3053,12 @@ func (x *InlineValue) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlineValue) IsZero() bool {
+	return x.InlineValueText == nil && x.InlineValueVariableLookup == nil && x.InlineValueEvaluatableExpression == nil
+}
+
 // DocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReport
 //
@@ -2742,6 +3108,12 @@ func (x *DocumentDiagnosticReport) Value() any {
 		return *x.RelatedUnchangedDocumentDiagnosticReport
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DocumentDiagnosticReport) IsZero() bool {
+	return x.RelatedFullDocumentDiagnosticReport == nil && x.RelatedUnchangedDocumentDiagnosticReport == nil
 }
 
 // PrepareRenameResult is described at
@@ -2797,6 +3169,12 @@ func (x *PrepareRenameResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x PrepareRenameResult) IsZero() bool {
+	return x.Range == nil && x.PrepareRenameResultVariant2 == nil && x.PrepareRenameResultVariant3 == nil
+}
+
 // ProgressToken is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#progress
 //
@@ -2834,6 +3212,12 @@ func (x *ProgressToken) Value() any {
 		return *x.String
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ProgressToken) IsZero() bool {
+	return x.Integer == nil && x.String == nil
 }
 
 // WorkspaceDocumentDiagnosticReport is described at
@@ -2887,6 +3271,12 @@ func (x *WorkspaceDocumentDiagnosticReport) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceDocumentDiagnosticReport) IsZero() bool {
+	return x.WorkspaceFullDocumentDiagnosticReport == nil && x.WorkspaceUnchangedDocumentDiagnosticReport == nil
+}
+
 // TextDocumentContentChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentContentChangeEvent
 //
@@ -2935,6 +3325,12 @@ func (x *TextDocumentContentChangeEvent) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentContentChangeEvent) IsZero() bool {
+	return x.TextDocumentContentChangeEventVariant1 == nil && x.TextDocumentContentChangeEventVariant2 == nil
+}
+
 // MarkedString is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markedString
 //
@@ -2974,6 +3370,12 @@ func (x *MarkedString) Value() any {
 		return *x.MarkedStringVariant2
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x MarkedString) IsZero() bool {
+	return x.String == nil && x.MarkedStringVariant2 == nil
 }
 
 // DocumentFilter is described at
@@ -3024,6 +3426,12 @@ func (x *DocumentFilter) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DocumentFilter) IsZero() bool {
+	return x.TextDocumentFilter == nil && x.NotebookCellTextDocumentFilter == nil
+}
+
 // GlobPattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#globPattern
 //
@@ -3062,6 +3470,12 @@ func (x *GlobPattern) Value() any {
 		return *x.RelativePattern
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GlobPattern) IsZero() bool {
+	return x.Pattern == nil && x.RelativePattern == nil
 }
 
 // TextDocumentFilter is described at
@@ -3120,6 +3534,12 @@ func (x *TextDocumentFilter) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentFilter) IsZero() bool {
+	return x.TextDocumentFilterVariant1 == nil && x.TextDocumentFilterVariant2 == nil && x.TextDocumentFilterVariant3 == nil
+}
+
 // NotebookDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentFilter
 //
@@ -3176,6 +3596,12 @@ func (x *NotebookDocumentFilter) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentFilter) IsZero() bool {
+	return x.NotebookDocumentFilterVariant1 == nil && x.NotebookDocumentFilterVariant2 == nil && x.NotebookDocumentFilterVariant3 == nil
+}
+
 // TextDocumentImplementationResult is the result of
 // textDocument/implementation.
 //
@@ -3221,6 +3647,12 @@ func (x *TextDocumentImplementationResult) Value() any {
 		return *x.Array
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentImplementationResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
 }
 
 // TextDocumentTypeDefinitionResult is the result of
@@ -3270,6 +3702,12 @@ func (x *TextDocumentTypeDefinitionResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentTypeDefinitionResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
+}
+
 // TextDocumentDeclarationResult is the result of textDocument/declaration.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -3314,6 +3752,12 @@ func (x *TextDocumentDeclarationResult) Value() any {
 		return *x.Array
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentDeclarationResult) IsZero() bool {
+	return x.Declaration == nil && x.Array == nil
 }
 
 // TextDocumentSemanticTokensFullDeltaResult is the result of
@@ -3363,6 +3807,12 @@ func (x *TextDocumentSemanticTokensFullDeltaResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentSemanticTokensFullDeltaResult) IsZero() bool {
+	return x.SemanticTokens == nil && x.SemanticTokensDelta == nil
+}
+
 // TextDocumentInlineCompletionResult is the result of
 // textDocument/inlineCompletion.
 //
@@ -3402,6 +3852,12 @@ func (x *TextDocumentInlineCompletionResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentInlineCompletionResult) IsZero() bool {
+	return x.InlineCompletionList == nil && x.Array == nil
+}
+
 // TextDocumentCompletionResult is the result of textDocument/completion.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -3438,6 +3894,12 @@ func (x *TextDocumentCompletionResult) Value() any {
 		return *x.CompletionList
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentCompletionResult) IsZero() bool {
+	return x.Array == nil && x.CompletionList == nil
 }
 
 // TextDocumentDefinitionResult is the result of textDocument/definition.
@@ -3484,6 +3946,12 @@ func (x *TextDocumentDefinitionResult) Value() any {
 		return *x.Array
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentDefinitionResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
 }
 
 // TextDocumentDocumentSymbolResult is the result of
@@ -3533,6 +4001,12 @@ func (x *TextDocumentDocumentSymbolResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentDocumentSymbolResult) IsZero() bool {
+	return x.SymbolInformationList == nil && x.DocumentSymbolList == nil
+}
+
 // TextDocumentCodeActionResultItem is an element of the result of
 // textDocument/codeAction.
 //
@@ -3576,6 +4050,12 @@ func (x *TextDocumentCodeActionResultItem) Value() any {
 		return *x.CodeAction
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentCodeActionResultItem) IsZero() bool {
+	return x.Command == nil && x.CodeAction == nil
 }
 
 // WorkspaceSymbolResult is the result of workspace/symbol.
@@ -3622,4 +4102,10 @@ func (x *WorkspaceSymbolResult) Value() any {
 		return *x.WorkspaceSymbolList
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceSymbolResult) IsZero() bool {
+	return x.SymbolInformationList == nil && x.WorkspaceSymbolList == nil
 }

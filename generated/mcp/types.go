@@ -26,7 +26,7 @@ type Meta struct {
 // reports.
 type RequestMeta struct {
 	// Asks the receiver to report progress under this token.
-	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -81,7 +81,7 @@ type PaginatedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// Where to continue; omitted for the first page.
-	Cursor *Cursor `json:"cursor,omitempty"`
+	Cursor Cursor `json:"cursor,omitempty"`
 }
 
 // PaginatedResult is a page of a list.
@@ -89,7 +89,7 @@ type PaginatedResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -101,13 +101,13 @@ type Icon struct {
 	Src string `json:"src"`
 
 	// Overrides the type the source implies.
-	MimeType *string `json:"mimeType,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
 
 	// Sizes the image fits, as WxH (48x48) or any for scalable formats.
 	Sizes []string `json:"sizes,omitzero"`
 
 	// The background the icon is designed for.
-	Theme *IconTheme `json:"theme,omitempty"`
+	Theme IconTheme `json:"theme,omitempty"`
 }
 
 // Icons to show for an object.
@@ -122,7 +122,7 @@ type BaseMetadata struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 }
 
 // Implementation identifies a client or server program.
@@ -132,13 +132,13 @@ type Implementation struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string `json:"title,omitempty"`
-	Icons       []Icon  `json:"icons,omitzero"`
-	Version     string  `json:"version"`
-	Description *string `json:"description,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Icons       []Icon `json:"icons,omitzero"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
 
 	// Format: uri.
-	WebsiteURL *string `json:"websiteUrl,omitempty"`
+	WebsiteURL string `json:"websiteUrl,omitempty"`
 }
 
 // Capability is a capability switch: an object whose presence turns the
@@ -151,7 +151,7 @@ type Capability struct {
 // ListChangedCapability is a feature whose list may change during the session.
 type ListChangedCapability struct {
 	// The side sends a list_changed notification when the list changes.
-	ListChanged *bool `json:"listChanged,omitempty"`
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 // ClientCapabilities says what the client supports; a missing member means the
@@ -260,8 +260,8 @@ type ServerCapabilities struct {
 // It is the resources member of [ServerCapabilities].
 type ResourcesCapability struct {
 	// Answers resources/subscribe and unsubscribe.
-	Subscribe   *bool `json:"subscribe,omitempty"`
-	ListChanged *bool `json:"listChanged,omitempty"`
+	Subscribe   bool `json:"subscribe,omitempty"`
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 // ServerTasksCapability is the server runs some of the client's requests as
@@ -298,7 +298,7 @@ type Annotations struct {
 
 	// When the object last changed, as an ISO 8601 timestamp
 	// (2025-11-25T10:30:00Z).
-	LastModified *string `json:"lastModified,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
 }
 
 // TextContent holds the text given to or produced by a model.
@@ -342,13 +342,13 @@ type ResourceLink struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
-	Icons []Icon  `json:"icons,omitzero"`
+	Title string `json:"title,omitempty"`
+	Icons []Icon `json:"icons,omitzero"`
 
 	// Format: uri.
 	URI         string       `json:"uri"`
-	Description *string      `json:"description,omitempty"`
-	MimeType    *string      `json:"mimeType,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Size in bytes of the raw contents, when known.
@@ -376,13 +376,13 @@ type Resource struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
-	Icons []Icon  `json:"icons,omitzero"`
+	Title string `json:"title,omitempty"`
+	Icons []Icon `json:"icons,omitzero"`
 
 	// Format: uri.
 	URI         string       `json:"uri"`
-	Description *string      `json:"description,omitempty"`
-	MimeType    *string      `json:"mimeType,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Size in bytes of the raw contents, when known.
@@ -398,13 +398,13 @@ type ResourceTemplate struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string `json:"title,omitempty"`
-	Icons       []Icon  `json:"icons,omitzero"`
-	URITemplate string  `json:"uriTemplate"`
-	Description *string `json:"description,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Icons       []Icon `json:"icons,omitzero"`
+	URITemplate string `json:"uriTemplate"`
+	Description string `json:"description,omitempty"`
 
 	// Set when every matching resource has the same type.
-	MimeType    *string      `json:"mimeType,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Meta        *Meta        `json:"_meta,omitempty"`
 }
@@ -412,26 +412,26 @@ type ResourceTemplate struct {
 // ResourceContents says what every kind of resource contents holds.
 type ResourceContents struct {
 	// Format: uri.
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Meta     *Meta   `json:"_meta,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Meta     *Meta  `json:"_meta,omitempty"`
 }
 
 // TextResourceContents is a text resource.
 type TextResourceContents struct {
 	// Format: uri.
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Meta     *Meta   `json:"_meta,omitempty"`
-	Text     string  `json:"text"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Meta     *Meta  `json:"_meta,omitempty"`
+	Text     string `json:"text"`
 }
 
 // BlobResourceContents is a binary resource.
 type BlobResourceContents struct {
 	// Format: uri.
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Meta     *Meta   `json:"_meta,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Meta     *Meta  `json:"_meta,omitempty"`
 
 	// Format: base64.
 	Blob string `json:"blob"`
@@ -482,7 +482,7 @@ type ListResourcesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor    `json:"nextCursor,omitempty"`
+	NextCursor Cursor     `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -494,7 +494,7 @@ type ListResourceTemplatesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor        *Cursor            `json:"nextCursor,omitempty"`
+	NextCursor        Cursor             `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -517,11 +517,11 @@ type PromptArgument struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string `json:"title,omitempty"`
-	Description *string `json:"description,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Defaults to false when absent.
-	Required *bool `json:"required,omitempty"`
+	Required bool `json:"required,omitempty"`
 }
 
 // Prompt is a prompt or prompt template the server offers.
@@ -531,9 +531,9 @@ type Prompt struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string          `json:"title,omitempty"`
+	Title       string           `json:"title,omitempty"`
 	Icons       []Icon           `json:"icons,omitzero"`
-	Description *string          `json:"description,omitempty"`
+	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitzero"`
 	Meta        *Meta            `json:"_meta,omitempty"`
 }
@@ -549,7 +549,7 @@ type ListPromptsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor  `json:"nextCursor,omitempty"`
+	NextCursor Cursor   `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -568,7 +568,7 @@ type GetPromptRequestParams struct {
 // GetPromptResult is the result of prompts/get.
 type GetPromptResult struct {
 	Meta        *Meta           `json:"_meta,omitempty"`
-	Description *string         `json:"description,omitempty"`
+	Description string          `json:"description,omitempty"`
 	Messages    []PromptMessage `json:"messages"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -579,7 +579,7 @@ type GetPromptResult struct {
 // Keywords besides the four listed ($defs, additionalProperties, ...) are kept
 // as sent. Without $schema, JSON Schema 2020-12 applies.
 type ToolSchema struct {
-	Schema *string `json:"$schema,omitempty"`
+	Schema string `json:"$schema,omitempty"`
 
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -602,10 +602,10 @@ type PropertySchema struct {
 // ToolAnnotations holds the untrusted hints about a tool's behaviour; clients
 // must not rely on them from unknown servers.
 type ToolAnnotations struct {
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The tool changes nothing. Defaults to false when absent.
-	ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
+	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
 
 	// Changes may destroy data (meaningful when not read-only). Defaults to true
 	// when absent.
@@ -613,7 +613,7 @@ type ToolAnnotations struct {
 
 	// Repeating a call with the same arguments has no further effect. Defaults to
 	// false when absent.
-	IdempotentHint *bool `json:"idempotentHint,omitempty"`
+	IdempotentHint bool `json:"idempotentHint,omitempty"`
 
 	// The tool reaches beyond a closed set of things (such as the web). Defaults
 	// to true when absent.
@@ -624,7 +624,7 @@ type ToolAnnotations struct {
 type ToolExecution struct {
 	// Whether tools/call may or must run as a task. Defaults to "forbidden" when
 	// absent.
-	TaskSupport *TaskSupport `json:"taskSupport,omitempty"`
+	TaskSupport TaskSupport `json:"taskSupport,omitempty"`
 }
 
 // Tool is a function the server lets the model call.
@@ -634,9 +634,9 @@ type Tool struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string        `json:"title,omitempty"`
+	Title       string         `json:"title,omitempty"`
 	Icons       []Icon         `json:"icons,omitzero"`
-	Description *string        `json:"description,omitempty"`
+	Description string         `json:"description,omitempty"`
 	InputSchema ToolSchema     `json:"inputSchema"`
 	Execution   *ToolExecution `json:"execution,omitempty"`
 
@@ -651,8 +651,8 @@ type ListToolsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
-	Tools      []Tool  `json:"tools"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
+	Tools      []Tool `json:"tools"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -679,7 +679,7 @@ type CallToolResult struct {
 	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
 
 	// Defaults to false when absent.
-	IsError *bool `json:"isError,omitempty"`
+	IsError bool `json:"isError,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -695,7 +695,7 @@ type RelatedTaskMetadata struct {
 type Task struct {
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -724,7 +724,7 @@ type GetTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -747,7 +747,7 @@ type CancelTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -784,8 +784,8 @@ type ListTasksResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
-	Tasks      []Task  `json:"tasks"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
+	Tasks      []Task `json:"tasks"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -796,7 +796,7 @@ type TaskStatusNotificationParams struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -825,7 +825,7 @@ type LoggingMessageNotificationParams struct {
 	Level LoggingLevel `json:"level"`
 
 	// Which part of the server logged it.
-	Logger *string `json:"logger,omitempty"`
+	Logger string `json:"logger,omitempty"`
 
 	// Anything JSON-serialisable.
 	Data json.RawMessage `json:"data"`
@@ -838,7 +838,7 @@ type PromptReference struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// Always "ref/prompt"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -897,7 +897,7 @@ type Completion struct {
 	Total *int64 `json:"total,omitempty"`
 
 	// More suggestions exist than were sent.
-	HasMore *bool `json:"hasMore,omitempty"`
+	HasMore bool `json:"hasMore,omitempty"`
 }
 
 // ToolUseContent is a model's request to call a tool (sampling with tools).
@@ -921,7 +921,7 @@ type ToolResultContent struct {
 	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
 
 	// Defaults to false when absent.
-	IsError *bool `json:"isError,omitempty"`
+	IsError bool  `json:"isError,omitempty"`
 	Meta    *Meta `json:"_meta,omitempty"`
 }
 
@@ -936,7 +936,7 @@ type SamplingMessage struct {
 // ModelHint is a model name or family (a substring match, such as sonnet or
 // claude-3).
 type ModelHint struct {
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 }
 
 // ModelPreferences holds the advice on picking a model; the client decides.
@@ -957,7 +957,7 @@ type ModelPreferences struct {
 // ToolChoice says how the model may use the tools offered.
 type ToolChoice struct {
 	// Defaults to "auto" when absent.
-	Mode *ToolChoiceMode `json:"mode,omitempty"`
+	Mode ToolChoiceMode `json:"mode,omitempty"`
 }
 
 // CreateMessageRequestParams holds the params of sampling/createMessage.
@@ -968,13 +968,13 @@ type CreateMessageRequestParams struct {
 	Task             *TaskMetadata     `json:"task,omitempty"`
 	Messages         []SamplingMessage `json:"messages"`
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
-	SystemPrompt     *string           `json:"systemPrompt,omitempty"`
+	SystemPrompt     string            `json:"systemPrompt,omitempty"`
 
 	// Soft-deprecated except none; needs the sampling.context capability.
-	IncludeContext *IncludeContext `json:"includeContext,omitempty"`
-	Temperature    *float64        `json:"temperature,omitempty"`
-	MaxTokens      int64           `json:"maxTokens"`
-	StopSequences  []string        `json:"stopSequences,omitzero"`
+	IncludeContext IncludeContext `json:"includeContext,omitempty"`
+	Temperature    *float64       `json:"temperature,omitempty"`
+	MaxTokens      int64          `json:"maxTokens"`
+	StopSequences  []string       `json:"stopSequences,omitzero"`
 
 	// Provider-specific parameters.
 	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
@@ -993,7 +993,7 @@ type CreateMessageResult struct {
 	Model   string          `json:"model"`
 
 	// endTurn, stopSequence, maxTokens, toolUse, or another reason.
-	StopReason *string `json:"stopReason,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -1002,9 +1002,9 @@ type CreateMessageResult struct {
 // Root is a directory or file the server may work within.
 type Root struct {
 	// A file:// URI. Format: uri.
-	URI  string  `json:"uri"`
-	Name *string `json:"name,omitempty"`
-	Meta *Meta   `json:"_meta,omitempty"`
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+	Meta *Meta  `json:"_meta,omitempty"`
 }
 
 // ListRootsResult is the result of roots/list.
@@ -1025,21 +1025,21 @@ type EnumOption struct {
 // StringSchema is an object with 7 members.
 type StringSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
-	Type        string        `json:"type"`
-	Title       *string       `json:"title,omitempty"`
-	Description *string       `json:"description,omitempty"`
-	MinLength   *int64        `json:"minLength,omitempty"`
-	MaxLength   *int64        `json:"maxLength,omitempty"`
-	Format      *StringFormat `json:"format,omitempty"`
-	Default     *string       `json:"default,omitempty"`
+	Type        string       `json:"type"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MinLength   *int64       `json:"minLength,omitempty"`
+	MaxLength   *int64       `json:"maxLength,omitempty"`
+	Format      StringFormat `json:"format,omitempty"`
+	Default     string       `json:"default,omitempty"`
 }
 
 // NumberSchema is an object with the members type, title, description,
 // minimum, maximum and default.
 type NumberSchema struct {
 	Type        NumberSchemaType `json:"type"`
-	Title       *string          `json:"title,omitempty"`
-	Description *string          `json:"description,omitempty"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
 	Minimum     *float64         `json:"minimum,omitempty"`
 	Maximum     *float64         `json:"maximum,omitempty"`
 	Default     *float64         `json:"default,omitempty"`
@@ -1049,10 +1049,10 @@ type NumberSchema struct {
 // default.
 type BooleanSchema struct {
 	// Always "boolean"; MarshalJSON fills it in when left empty.
-	Type        string  `json:"type"`
-	Title       *string `json:"title,omitempty"`
-	Description *string `json:"description,omitempty"`
-	Default     *bool   `json:"default,omitempty"`
+	Type        string `json:"type"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Default     *bool  `json:"default,omitempty"`
 }
 
 // UntitledSingleSelectEnumSchema is an object with the members type, title,
@@ -1060,10 +1060,10 @@ type BooleanSchema struct {
 type UntitledSingleSelectEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string   `json:"type"`
-	Title       *string  `json:"title,omitempty"`
-	Description *string  `json:"description,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
-	Default     *string  `json:"default,omitempty"`
+	Default     string   `json:"default,omitempty"`
 }
 
 // TitledSingleSelectEnumSchema is an object with the members type, title,
@@ -1071,18 +1071,18 @@ type UntitledSingleSelectEnumSchema struct {
 type TitledSingleSelectEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string       `json:"type"`
-	Title       *string      `json:"title,omitempty"`
-	Description *string      `json:"description,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
 	OneOf       []EnumOption `json:"oneOf"`
-	Default     *string      `json:"default,omitempty"`
+	Default     string       `json:"default,omitempty"`
 }
 
 // UntitledMultiSelectEnumSchema is an object with 7 members.
 type UntitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
 	Type        string            `json:"type"`
-	Title       *string           `json:"title,omitempty"`
-	Description *string           `json:"description,omitempty"`
+	Title       string            `json:"title,omitempty"`
+	Description string            `json:"description,omitempty"`
 	MinItems    *int64            `json:"minItems,omitempty"`
 	MaxItems    *int64            `json:"maxItems,omitempty"`
 	Items       UntitledEnumItems `json:"items"`
@@ -1093,8 +1093,8 @@ type UntitledMultiSelectEnumSchema struct {
 type TitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
 	Type        string          `json:"type"`
-	Title       *string         `json:"title,omitempty"`
-	Description *string         `json:"description,omitempty"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
 	MinItems    *int64          `json:"minItems,omitempty"`
 	MaxItems    *int64          `json:"maxItems,omitempty"`
 	Items       TitledEnumItems `json:"items"`
@@ -1108,11 +1108,11 @@ type TitledMultiSelectEnumSchema struct {
 type LegacyTitledEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string   `json:"type"`
-	Title       *string  `json:"title,omitempty"`
-	Description *string  `json:"description,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
 	EnumNames   []string `json:"enumNames,omitzero"`
-	Default     *string  `json:"default,omitempty"`
+	Default     string   `json:"default,omitempty"`
 }
 
 // UntitledEnumItems is the allowed values of a multi-select array, without
@@ -1135,8 +1135,8 @@ type TitledEnumItems struct {
 type MultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
 	Type        string               `json:"type"`
-	Title       *string              `json:"title,omitempty"`
-	Description *string              `json:"description,omitempty"`
+	Title       string               `json:"title,omitempty"`
+	Description string               `json:"description,omitempty"`
 	MinItems    *int64               `json:"minItems,omitempty"`
 	MaxItems    *int64               `json:"maxItems,omitempty"`
 	Items       MultiSelectEnumItems `json:"items"`
@@ -1145,7 +1145,7 @@ type MultiSelectEnumSchema struct {
 
 // ElicitationSchema is a flat object schema of primitive properties only.
 type ElicitationSchema struct {
-	Schema *string `json:"$schema,omitempty"`
+	Schema string `json:"$schema,omitempty"`
 
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                               `json:"type"`
@@ -1161,7 +1161,7 @@ type ElicitRequestFormParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 
 	// Defaults to form when omitted. When present, it is always "form".
-	Mode            *string           `json:"mode,omitempty"`
+	Mode            string            `json:"mode,omitempty"`
 	Message         string            `json:"message"`
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 }
@@ -1237,7 +1237,7 @@ type InitializeResult struct {
 	ServerInfo      Implementation     `json:"serverInfo"`
 
 	// How to use the server, for example as a hint in the system prompt.
-	Instructions *string `json:"instructions,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -1248,10 +1248,10 @@ type CancelledNotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// The id of the request to cancel; required unless cancelling a task.
-	RequestID *RequestID `json:"requestId,omitempty"`
+	RequestID RequestID `json:"requestId,omitzero"`
 
 	// May be logged or shown.
-	Reason *string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // ProgressNotificationParams are the params of notifications/progress.
@@ -1264,5 +1264,5 @@ type ProgressNotificationParams struct {
 
 	// The progress value at completion, when known.
 	Total   *float64 `json:"total,omitempty"`
-	Message *string  `json:"message,omitempty"`
+	Message string   `json:"message,omitempty"`
 }

@@ -60,7 +60,10 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "progressToken":
-			return rpcimpl.AtField("progressToken", rpcimpl.DecodeOptional(value, &v.ProgressToken, rpcimpl.UnmarshalJSON[ProgressToken]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("progressToken", v.ProgressToken.UnmarshalJSON(value))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -286,9 +289,9 @@ func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Cursor != nil {
+	if x.Cursor != "" {
 		b = append(b, `,"cursor":`...)
-		b = rpcimpl.AppendString(b, *x.Cursor)
+		b = rpcimpl.AppendString(b, x.Cursor)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -302,7 +305,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "cursor":
-			return rpcimpl.AtField("cursor", rpcimpl.DecodeOptional(value, &v.Cursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("cursor", rpcimpl.DecodeString(value, &v.Cursor))
 		}
 		return nil
 	})
@@ -332,7 +335,7 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -355,9 +358,9 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"src":`...)
 	b = rpcimpl.AppendString(b, x.Src)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Sizes != nil {
 		b = append(b, `,"sizes":`...)
@@ -365,9 +368,9 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Theme != nil {
+	if x.Theme != "" {
 		b = append(b, `,"theme":`...)
-		b = rpcimpl.AppendString(b, *x.Theme)
+		b = rpcimpl.AppendString(b, x.Theme)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -385,11 +388,14 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 			has.Src = true
 			return rpcimpl.AtField("src", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Src)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "sizes":
 			return rpcimpl.AtField("sizes", json.Unmarshal(value, &v.Sizes))
 		case "theme":
-			return rpcimpl.AtField("theme", rpcimpl.DecodeOptional(value, &v.Theme, rpcimpl.UnmarshalJSON[IconTheme]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("theme", v.Theme.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -442,9 +448,9 @@ func (x BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -462,7 +468,7 @@ func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		}
 		return nil
 	})
@@ -484,9 +490,9 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -496,13 +502,13 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"version":`...)
 	b = rpcimpl.AppendString(b, x.Version)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.WebsiteURL != nil {
+	if x.WebsiteURL != "" {
 		b = append(b, `,"websiteUrl":`...)
-		b = rpcimpl.AppendString(b, *x.WebsiteURL)
+		b = rpcimpl.AppendString(b, x.WebsiteURL)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -520,16 +526,16 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "icons":
 			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "version":
 			has.Version = true
 			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "websiteUrl":
-			return rpcimpl.AtField("websiteUrl", rpcimpl.DecodeOptional(value, &v.WebsiteURL, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("websiteUrl", rpcimpl.DecodeString(value, &v.WebsiteURL))
 		}
 		return nil
 	})
@@ -579,9 +585,9 @@ func (x *Capability) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ListChangedCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ListChanged != nil {
+	if x.ListChanged {
 		b = append(b, `,"listChanged":`...)
-		b = rpcimpl.AppendBool(b, *x.ListChanged)
+		b = rpcimpl.AppendBool(b, x.ListChanged)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -593,7 +599,7 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "listChanged":
-			return rpcimpl.AtField("listChanged", rpcimpl.DecodeOptional(value, &v.ListChanged, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("listChanged", rpcimpl.DecodeBool(value, &v.ListChanged))
 		}
 		return nil
 	})
@@ -926,13 +932,13 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ResourcesCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Subscribe != nil {
+	if x.Subscribe {
 		b = append(b, `,"subscribe":`...)
-		b = rpcimpl.AppendBool(b, *x.Subscribe)
+		b = rpcimpl.AppendBool(b, x.Subscribe)
 	}
-	if x.ListChanged != nil {
+	if x.ListChanged {
 		b = append(b, `,"listChanged":`...)
-		b = rpcimpl.AppendBool(b, *x.ListChanged)
+		b = rpcimpl.AppendBool(b, x.ListChanged)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -944,9 +950,9 @@ func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "subscribe":
-			return rpcimpl.AtField("subscribe", rpcimpl.DecodeOptional(value, &v.Subscribe, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("subscribe", rpcimpl.DecodeBool(value, &v.Subscribe))
 		case "listChanged":
-			return rpcimpl.AtField("listChanged", rpcimpl.DecodeOptional(value, &v.ListChanged, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("listChanged", rpcimpl.DecodeBool(value, &v.ListChanged))
 		}
 		return nil
 	})
@@ -1086,9 +1092,9 @@ func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.LastModified != nil {
+	if x.LastModified != "" {
 		b = append(b, `,"lastModified":`...)
-		b = rpcimpl.AppendString(b, *x.LastModified)
+		b = rpcimpl.AppendString(b, x.LastModified)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1106,7 +1112,7 @@ func (x *Annotations) UnmarshalJSON(b []byte) error {
 				return rpcimpl.DecodeFloatIn(b, v, 0, 1)
 			}))
 		case "lastModified":
-			return rpcimpl.AtField("lastModified", rpcimpl.DecodeOptional(value, &v.LastModified, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("lastModified", rpcimpl.DecodeString(value, &v.LastModified))
 		}
 		return nil
 	})
@@ -1389,9 +1395,9 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -1401,13 +1407,13 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1443,16 +1449,16 @@ func (x *ResourceLink) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "icons":
 			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "annotations":
 			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "size":
@@ -1569,9 +1575,9 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -1581,13 +1587,13 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1621,16 +1627,16 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "icons":
 			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "annotations":
 			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "size":
@@ -1660,9 +1666,9 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -1672,13 +1678,13 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"uriTemplate":`...)
 	b = rpcimpl.AppendString(b, x.URITemplate)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1708,16 +1714,16 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "icons":
 			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "uriTemplate":
 			has.URITemplate = true
 			return rpcimpl.AtField("uriTemplate", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URITemplate)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "annotations":
 			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "_meta":
@@ -1745,9 +1751,9 @@ func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -1771,7 +1777,7 @@ func (x *ResourceContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
@@ -1795,9 +1801,9 @@ func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -1823,7 +1829,7 @@ func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "text":
@@ -1852,9 +1858,9 @@ func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -1880,7 +1886,7 @@ func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "blob":
@@ -2147,7 +2153,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		case "resources":
 			has.Resources = true
 			return rpcimpl.AtField("resources", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Resources, rpcimpl.UnmarshalJSON[Resource])))
@@ -2195,7 +2201,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		case "resourceTemplates":
 			has.ResourceTemplates = true
 			return rpcimpl.AtField("resourceTemplates", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ResourceTemplates, rpcimpl.UnmarshalJSON[ResourceTemplate])))
@@ -2270,17 +2276,17 @@ func (x PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.Required != nil {
+	if x.Required {
 		b = append(b, `,"required":`...)
-		b = rpcimpl.AppendBool(b, *x.Required)
+		b = rpcimpl.AppendBool(b, x.Required)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2298,11 +2304,11 @@ func (x *PromptArgument) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "required":
-			return rpcimpl.AtField("required", rpcimpl.DecodeOptional(value, &v.Required, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("required", rpcimpl.DecodeBool(value, &v.Required))
 		}
 		return nil
 	})
@@ -2324,9 +2330,9 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -2334,9 +2340,9 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
@@ -2366,11 +2372,11 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "icons":
 			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "arguments":
 			return rpcimpl.AtField("arguments", rpcimpl.DecodeArray(value, &v.Arguments, rpcimpl.UnmarshalJSON[PromptArgument]))
 		case "_meta":
@@ -2459,7 +2465,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		case "prompts":
 			has.Prompts = true
 			return rpcimpl.AtField("prompts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Prompts, rpcimpl.UnmarshalJSON[Prompt])))
@@ -2559,7 +2565,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "messages":
 			has.Messages = true
 			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[PromptMessage])))
@@ -2607,7 +2613,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return rpcimpl.AtField("$schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("$schema", rpcimpl.DecodeString(value, &v.Schema))
 		case "type":
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
@@ -2669,21 +2675,21 @@ func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.ReadOnlyHint != nil {
+	if x.ReadOnlyHint {
 		b = append(b, `,"readOnlyHint":`...)
-		b = rpcimpl.AppendBool(b, *x.ReadOnlyHint)
+		b = rpcimpl.AppendBool(b, x.ReadOnlyHint)
 	}
 	if x.DestructiveHint != nil {
 		b = append(b, `,"destructiveHint":`...)
 		b = rpcimpl.AppendBool(b, *x.DestructiveHint)
 	}
-	if x.IdempotentHint != nil {
+	if x.IdempotentHint {
 		b = append(b, `,"idempotentHint":`...)
-		b = rpcimpl.AppendBool(b, *x.IdempotentHint)
+		b = rpcimpl.AppendBool(b, x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
 		b = append(b, `,"openWorldHint":`...)
@@ -2699,13 +2705,13 @@ func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "readOnlyHint":
-			return rpcimpl.AtField("readOnlyHint", rpcimpl.DecodeOptional(value, &v.ReadOnlyHint, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("readOnlyHint", rpcimpl.DecodeBool(value, &v.ReadOnlyHint))
 		case "destructiveHint":
 			return rpcimpl.AtField("destructiveHint", rpcimpl.DecodeOptional(value, &v.DestructiveHint, rpcimpl.DecodeBool[bool]))
 		case "idempotentHint":
-			return rpcimpl.AtField("idempotentHint", rpcimpl.DecodeOptional(value, &v.IdempotentHint, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("idempotentHint", rpcimpl.DecodeBool(value, &v.IdempotentHint))
 		case "openWorldHint":
 			return rpcimpl.AtField("openWorldHint", rpcimpl.DecodeOptional(value, &v.OpenWorldHint, rpcimpl.DecodeBool[bool]))
 		}
@@ -2722,9 +2728,9 @@ func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.TaskSupport != nil {
+	if x.TaskSupport != "" {
 		b = append(b, `,"taskSupport":`...)
-		b = rpcimpl.AppendString(b, *x.TaskSupport)
+		b = rpcimpl.AppendString(b, x.TaskSupport)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2736,7 +2742,10 @@ func (x *ToolExecution) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskSupport":
-			return rpcimpl.AtField("taskSupport", rpcimpl.DecodeOptional(value, &v.TaskSupport, rpcimpl.UnmarshalJSON[TaskSupport]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("taskSupport", v.TaskSupport.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2754,9 +2763,9 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -2764,9 +2773,9 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"inputSchema":`...)
 	if b, err = rpcimpl.AppendValue(b, x.InputSchema); err != nil {
@@ -2812,11 +2821,11 @@ func (x *Tool) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "icons":
 			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "inputSchema":
 			has.InputSchema = true
 			return rpcimpl.AtField("inputSchema", rpcimpl.NonNull(value, v.InputSchema.UnmarshalJSON(value)))
@@ -2869,7 +2878,7 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		case "tools":
 			has.Tools = true
 			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[Tool])))
@@ -2982,7 +2991,7 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "structuredContent":
 			return rpcimpl.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return rpcimpl.AtField("isError", rpcimpl.DecodeOptional(value, &v.IsError, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isError", rpcimpl.DecodeBool(value, &v.IsError))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -3045,9 +3054,9 @@ func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.TaskID)
 	b = append(b, `,"status":`...)
 	b = rpcimpl.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
+	if x.StatusMessage != "" {
 		b = append(b, `,"statusMessage":`...)
-		b = rpcimpl.AppendString(b, *x.StatusMessage)
+		b = rpcimpl.AppendString(b, x.StatusMessage)
 	}
 	b = append(b, `,"createdAt":`...)
 	b = rpcimpl.AppendString(b, x.CreatedAt)
@@ -3082,7 +3091,7 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
@@ -3187,7 +3196,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
@@ -3254,7 +3263,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
@@ -3386,7 +3395,7 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		case "tasks":
 			has.Tasks = true
 			return rpcimpl.AtField("tasks", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tasks, rpcimpl.UnmarshalJSON[Task])))
@@ -3424,9 +3433,9 @@ func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.TaskID)
 	b = append(b, `,"status":`...)
 	b = rpcimpl.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
+	if x.StatusMessage != "" {
 		b = append(b, `,"statusMessage":`...)
-		b = rpcimpl.AppendString(b, *x.StatusMessage)
+		b = rpcimpl.AppendString(b, x.StatusMessage)
 	}
 	b = append(b, `,"createdAt":`...)
 	b = rpcimpl.AppendString(b, x.CreatedAt)
@@ -3463,7 +3472,7 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
@@ -3554,9 +3563,9 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"level":`...)
 	b = rpcimpl.AppendString(b, x.Level)
-	if x.Logger != nil {
+	if x.Logger != "" {
 		b = append(b, `,"logger":`...)
-		b = rpcimpl.AppendString(b, *x.Logger)
+		b = rpcimpl.AppendString(b, x.Logger)
 	}
 	b = append(b, `,"data":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
@@ -3580,7 +3589,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 			has.Level = true
 			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "logger":
-			return rpcimpl.AtField("logger", rpcimpl.DecodeOptional(value, &v.Logger, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("logger", rpcimpl.DecodeString(value, &v.Logger))
 		case "data":
 			has.Data = true
 			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
@@ -3623,9 +3632,9 @@ func (x PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
@@ -3645,7 +3654,7 @@ func (x *PromptReference) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "type":
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
@@ -3934,9 +3943,9 @@ func (x Completion) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"total":`...)
 		b = rpcimpl.AppendInt(b, *x.Total)
 	}
-	if x.HasMore != nil {
+	if x.HasMore {
 		b = append(b, `,"hasMore":`...)
-		b = rpcimpl.AppendBool(b, *x.HasMore)
+		b = rpcimpl.AppendBool(b, x.HasMore)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3956,7 +3965,7 @@ func (x *Completion) UnmarshalJSON(b []byte) error {
 		case "total":
 			return rpcimpl.AtField("total", rpcimpl.DecodeOptional(value, &v.Total, rpcimpl.DecodeInt[int64]))
 		case "hasMore":
-			return rpcimpl.AtField("hasMore", rpcimpl.DecodeOptional(value, &v.HasMore, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("hasMore", rpcimpl.DecodeBool(value, &v.HasMore))
 		}
 		return nil
 	})
@@ -4105,9 +4114,9 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsError != nil {
+	if x.IsError {
 		b = append(b, `,"isError":`...)
-		b = rpcimpl.AppendBool(b, *x.IsError)
+		b = rpcimpl.AppendBool(b, x.IsError)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -4139,7 +4148,7 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 		case "structuredContent":
 			return rpcimpl.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return rpcimpl.AtField("isError", rpcimpl.DecodeOptional(value, &v.IsError, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("isError", rpcimpl.DecodeBool(value, &v.IsError))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
@@ -4219,9 +4228,9 @@ func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = rpcimpl.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, x.Name)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4233,7 +4242,7 @@ func (x *ModelHint) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		}
 		return nil
 	})
@@ -4310,9 +4319,9 @@ func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Mode != nil {
+	if x.Mode != "" {
 		b = append(b, `,"mode":`...)
-		b = rpcimpl.AppendString(b, *x.Mode)
+		b = rpcimpl.AppendString(b, x.Mode)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4324,7 +4333,10 @@ func (x *ToolChoice) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
-			return rpcimpl.AtField("mode", rpcimpl.DecodeOptional(value, &v.Mode, rpcimpl.UnmarshalJSON[ToolChoiceMode]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("mode", v.Mode.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -4375,13 +4387,13 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.SystemPrompt != nil {
+	if x.SystemPrompt != "" {
 		b = append(b, `,"systemPrompt":`...)
-		b = rpcimpl.AppendString(b, *x.SystemPrompt)
+		b = rpcimpl.AppendString(b, x.SystemPrompt)
 	}
-	if x.IncludeContext != nil {
+	if x.IncludeContext != "" {
 		b = append(b, `,"includeContext":`...)
-		b = rpcimpl.AppendString(b, *x.IncludeContext)
+		b = rpcimpl.AppendString(b, x.IncludeContext)
 	}
 	if x.Temperature != nil {
 		b = append(b, `,"temperature":`...)
@@ -4437,9 +4449,12 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 		case "modelPreferences":
 			return rpcimpl.AtField("modelPreferences", rpcimpl.DecodeOptional(value, &v.ModelPreferences, rpcimpl.UnmarshalJSON[ModelPreferences]))
 		case "systemPrompt":
-			return rpcimpl.AtField("systemPrompt", rpcimpl.DecodeOptional(value, &v.SystemPrompt, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("systemPrompt", rpcimpl.DecodeString(value, &v.SystemPrompt))
 		case "includeContext":
-			return rpcimpl.AtField("includeContext", rpcimpl.DecodeOptional(value, &v.IncludeContext, rpcimpl.UnmarshalJSON[IncludeContext]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("includeContext", v.IncludeContext.UnmarshalJSON(value))
 		case "temperature":
 			return rpcimpl.AtField("temperature", rpcimpl.DecodeOptional(value, &v.Temperature, rpcimpl.DecodeFloat[float64]))
 		case "maxTokens":
@@ -4500,7 +4515,7 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 			has.Model = true
 			return rpcimpl.AtField("model", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Model)))
 		case "stopReason":
-			return rpcimpl.AtField("stopReason", rpcimpl.DecodeOptional(value, &v.StopReason, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("stopReason", rpcimpl.DecodeString(value, &v.StopReason))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -4531,9 +4546,9 @@ func (x Root) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = rpcimpl.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, x.Name)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -4557,7 +4572,7 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
@@ -4685,13 +4700,13 @@ func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.MinLength != nil {
 		b = append(b, `,"minLength":`...)
@@ -4701,13 +4716,13 @@ func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"maxLength":`...)
 		b = rpcimpl.AppendInt(b, *x.MaxLength)
 	}
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = rpcimpl.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, x.Format)
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = rpcimpl.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, x.Default)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4725,17 +4740,20 @@ func (x *StringSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "minLength":
 			return rpcimpl.AtField("minLength", rpcimpl.DecodeOptional(value, &v.MinLength, rpcimpl.DecodeInt[int64]))
 		case "maxLength":
 			return rpcimpl.AtField("maxLength", rpcimpl.DecodeOptional(value, &v.MaxLength, rpcimpl.DecodeInt[int64]))
 		case "format":
-			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[StringFormat]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("format", v.Format.UnmarshalJSON(value))
 		case "default":
-			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -4759,13 +4777,13 @@ func (x NumberSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.Minimum != nil {
 		b = append(b, `,"minimum":`...)
@@ -4801,9 +4819,9 @@ func (x *NumberSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "minimum":
 			return rpcimpl.AtField("minimum", rpcimpl.DecodeOptional(value, &v.Minimum, rpcimpl.DecodeFloat[float64]))
 		case "maximum":
@@ -4847,13 +4865,13 @@ func (x BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
@@ -4875,9 +4893,9 @@ func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "default":
 			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeBool[bool]))
 		}
@@ -4926,21 +4944,21 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
 		return nil, err
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = rpcimpl.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, x.Default)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4958,14 +4976,14 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "enum":
 			has.Enum = true
 			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "default":
-			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -5014,21 +5032,21 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"oneOf":`...)
 	if b, err = rpcimpl.AppendValue(b, x.OneOf); err != nil {
 		return nil, err
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = rpcimpl.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, x.Default)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5046,14 +5064,14 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "oneOf":
 			has.OneOf = true
 			return rpcimpl.AtField("oneOf", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.OneOf, rpcimpl.UnmarshalJSON[EnumOption])))
 		case "default":
-			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -5096,13 +5114,13 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
@@ -5138,9 +5156,9 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "minItems":
 			return rpcimpl.AtField("minItems", rpcimpl.DecodeOptional(value, &v.MinItems, rpcimpl.DecodeInt[int64]))
 		case "maxItems":
@@ -5192,13 +5210,13 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
@@ -5234,9 +5252,9 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "minItems":
 			return rpcimpl.AtField("minItems", rpcimpl.DecodeOptional(value, &v.MinItems, rpcimpl.DecodeInt[int64]))
 		case "maxItems":
@@ -5294,13 +5312,13 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
 	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
@@ -5312,9 +5330,9 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = rpcimpl.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, x.Default)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5332,16 +5350,16 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "enum":
 			has.Enum = true
 			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "enumNames":
 			return rpcimpl.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
 		case "default":
-			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -5505,13 +5523,13 @@ func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = rpcimpl.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
@@ -5547,9 +5565,9 @@ func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeString(value, &v.Title))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "minItems":
 			return rpcimpl.AtField("minItems", rpcimpl.DecodeOptional(value, &v.MinItems, rpcimpl.DecodeInt[int64]))
 		case "maxItems":
@@ -5605,9 +5623,9 @@ func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.Schema != nil {
+	if x.Schema != "" {
 		b = append(b, `,"$schema":`...)
-		b = rpcimpl.AppendString(b, *x.Schema)
+		b = rpcimpl.AppendString(b, x.Schema)
 	}
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
@@ -5634,7 +5652,7 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return rpcimpl.AtField("$schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("$schema", rpcimpl.DecodeString(value, &v.Schema))
 		case "type":
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
@@ -5678,9 +5696,9 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Mode != nil {
+	if x.Mode != "" {
 		b = append(b, `,"mode":`...)
-		b = rpcimpl.AppendString(b, *x.Mode)
+		b = rpcimpl.AppendString(b, x.Mode)
 	}
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
@@ -5696,7 +5714,7 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	var v ElicitRequestFormParams
 	var has struct {
-		Message, RequestedSchema bool
+		Mode, Message, RequestedSchema bool
 	}
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -5705,7 +5723,11 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		case "task":
 			return rpcimpl.AtField("task", rpcimpl.DecodeOptional(value, &v.Task, rpcimpl.UnmarshalJSON[TaskMetadata]))
 		case "mode":
-			return rpcimpl.AtField("mode", rpcimpl.DecodeOptional(value, &v.Mode, rpcimpl.DecodeString[string]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			has.Mode = true
+			return rpcimpl.AtField("mode", rpcimpl.DecodeString(value, &v.Mode))
 		case "message":
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
@@ -5719,7 +5741,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch {
-	case v.Mode != nil && *v.Mode != "form":
+	case has.Mode && v.Mode != "form":
 		return rpcimpl.AtField("mode", errors.New("must be \"form\""))
 	case !has.Message:
 		return rpcimpl.MissingField("message")
@@ -6074,7 +6096,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 			has.ServerInfo = true
 			return rpcimpl.AtField("serverInfo", rpcimpl.NonNull(value, v.ServerInfo.UnmarshalJSON(value)))
 		case "instructions":
-			return rpcimpl.AtField("instructions", rpcimpl.DecodeOptional(value, &v.Instructions, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("instructions", rpcimpl.DecodeString(value, &v.Instructions))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -6109,15 +6131,15 @@ func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.RequestID != nil {
+	if !x.RequestID.IsZero() {
 		b = append(b, `,"requestId":`...)
 		if b, err = rpcimpl.AppendValue(b, x.RequestID); err != nil {
 			return nil, err
 		}
 	}
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = rpcimpl.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, x.Reason)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6131,9 +6153,12 @@ func (x *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "requestId":
-			return rpcimpl.AtField("requestId", rpcimpl.DecodeOptional(value, &v.RequestID, rpcimpl.UnmarshalJSON[RequestID]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("requestId", v.RequestID.UnmarshalJSON(value))
 		case "reason":
-			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeString(value, &v.Reason))
 		}
 		return nil
 	})
@@ -6169,9 +6194,9 @@ func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6196,7 +6221,7 @@ func (x *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 		case "total":
 			return rpcimpl.AtField("total", rpcimpl.DecodeOptional(value, &v.Total, rpcimpl.DecodeFloat[float64]))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		}
 		return nil
 	})

@@ -45,6 +45,12 @@ func (x *ProgressToken) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ProgressToken) IsZero() bool {
+	return x.String == nil && x.Integer == nil
+}
+
 // RequestID is the JSON-RPC id of a request, a string or an integer.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -80,6 +86,12 @@ func (x *RequestID) Value() any {
 		return *x.Integer
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RequestID) IsZero() bool {
+	return x.String == nil && x.Integer == nil
 }
 
 // ContentBlock is a piece of content in a prompt message or a tool result.
@@ -138,6 +150,12 @@ func (x *ContentBlock) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ContentBlock) IsZero() bool {
+	return x.Text == nil && x.Image == nil && x.Audio == nil && x.ResourceLink == nil && x.Resource == nil
+}
+
 // ResourceContentsUnion holds the text or binary resource contents, told apart
 // by their text or blob member.
 //
@@ -185,6 +203,12 @@ func (x *ResourceContentsUnion) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ResourceContentsUnion) IsZero() bool {
+	return x.TextResourceContents == nil && x.BlobResourceContents == nil
+}
+
 // CallToolResponse is the answer to tools/call, a [CallToolResult], or a
 // [CreateTaskResult] when the call was made a task.
 //
@@ -230,6 +254,12 @@ func (x *CallToolResponse) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CallToolResponse) IsZero() bool {
+	return x.CallToolResult == nil && x.CreateTaskResult == nil
+}
+
 // CompletionReference holds exactly one of these variants, in its field; on
 // the wire it is that variant alone, and the variants are told apart by their
 // "type" member:
@@ -266,6 +296,12 @@ func (x *CompletionReference) Value() any {
 		return *x.RefResource
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionReference) IsZero() bool {
+	return x.RefPrompt == nil && x.RefResource == nil
 }
 
 // SamplingMessageContentBlock holds exactly one of these variants, in its
@@ -323,6 +359,12 @@ func (x *SamplingMessageContentBlock) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SamplingMessageContentBlock) IsZero() bool {
+	return x.Text == nil && x.Image == nil && x.Audio == nil && x.ToolUse == nil && x.ToolResult == nil
+}
+
 // SamplingContent is one content block, or several.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -359,6 +401,12 @@ func (x *SamplingContent) Value() any {
 		return *x.Array
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SamplingContent) IsZero() bool {
+	return x.SamplingMessageContentBlock == nil && x.Array == nil
 }
 
 // CreateMessageResponse is the answer to sampling/createMessage, or a
@@ -407,6 +455,12 @@ func (x *CreateMessageResponse) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CreateMessageResponse) IsZero() bool {
+	return x.CreateMessageResult == nil && x.CreateTaskResult == nil
+}
+
 // SingleSelectEnumSchema holds exactly one of these variants, in its field; on
 // the wire it is that variant alone, and the variants are told apart by the
 // kind of JSON value they are, and objects by the members they hold:
@@ -449,6 +503,12 @@ func (x *SingleSelectEnumSchema) Value() any {
 		return *x.TitledSingleSelectEnumSchema
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SingleSelectEnumSchema) IsZero() bool {
+	return x.UntitledSingleSelectEnumSchema == nil && x.TitledSingleSelectEnumSchema == nil
 }
 
 // MultiSelectEnumItems is the allowed values of a multi-select array, with or
@@ -495,6 +555,12 @@ func (x *MultiSelectEnumItems) Value() any {
 		return *x.TitledEnumItems
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x MultiSelectEnumItems) IsZero() bool {
+	return x.UntitledEnumItems == nil && x.TitledEnumItems == nil
 }
 
 // EnumSchema is an enum property of an elicitation form, single- or
@@ -557,6 +623,12 @@ func (x *EnumSchema) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x EnumSchema) IsZero() bool {
+	return x.UntitledSingleSelectEnumSchema == nil && x.TitledSingleSelectEnumSchema == nil && x.MultiSelectEnumSchema == nil && x.LegacyTitledEnumSchema == nil
+}
+
 // PrimitiveSchemaDefinition is one property of an elicitation form.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -613,6 +685,12 @@ func (x *PrimitiveSchemaDefinition) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x PrimitiveSchemaDefinition) IsZero() bool {
+	return x.StringSchema == nil && x.NumberSchema == nil && x.BooleanSchema == nil && x.EnumSchema == nil
+}
+
 // ElicitRequestParams is the params of elicitation/create:
 // [ElicitRequestURLParams] when mode is url, [ElicitRequestFormParams] when
 // mode is form or absent.
@@ -659,6 +737,12 @@ func (x *ElicitRequestParams) Value() any {
 		return *x.ElicitRequestFormParams
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ElicitRequestParams) IsZero() bool {
+	return x.ElicitRequestURLParams == nil && x.ElicitRequestFormParams == nil
 }
 
 // ElicitValue is one answer of an elicitation form.
@@ -710,6 +794,12 @@ func (x *ElicitValue) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ElicitValue) IsZero() bool {
+	return x.String == nil && x.Number == nil && x.Boolean == nil && x.Array == nil
+}
+
 // ElicitResponse is the answer to elicitation/create, or a [CreateTaskResult]
 // when it was made a task.
 //
@@ -753,4 +843,10 @@ func (x *ElicitResponse) Value() any {
 		return *x.CreateTaskResult
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ElicitResponse) IsZero() bool {
+	return x.ElicitResult == nil && x.CreateTaskResult == nil
 }

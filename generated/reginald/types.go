@@ -23,10 +23,10 @@ type KeyValue struct {
 // LogSource says where in the plugin's source a log record was made.
 type LogSource struct {
 	// The function.
-	Function *string `json:"function,omitempty"`
+	Function string `json:"function,omitempty"`
 
 	// The source file.
-	File *string `json:"file,omitempty"`
+	File string `json:"file,omitempty"`
 
 	// The line.
 	Line *int64 `json:"line,omitempty"`
@@ -52,18 +52,18 @@ type Manifest struct {
 	Name string `json:"name"`
 
 	// The plugin's version, ideally a semantic version.
-	Version *string `json:"version,omitempty"`
+	Version string `json:"version,omitempty"`
 
 	// The plugin's unique domain: its commands are run as subcommands of it and
 	// its task types are prefixed with it. Defaults to the name. The built-in
 	// plugins take the domains `core` and `link`.
-	Domain *string `json:"domain,omitempty"`
+	Domain string `json:"domain,omitempty"`
 
 	// A short description for the help output.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// A long description for the help output.
-	Doc *string `json:"doc,omitempty"`
+	Doc string `json:"doc,omitempty"`
 
 	// The plugin's executable, relative to the plugin's directory.
 	Executable string `json:"executable"`
@@ -89,7 +89,7 @@ type Runtime struct {
 	Name string `json:"name"`
 
 	// The least version needed.
-	Version *string `json:"version,omitempty"`
+	Version string `json:"version,omitempty"`
 
 	// The command line, with "$0" or "$runtime" for the runtime and "$1" or
 	// "$plugin" for the plugin executable. Reginald does not use it yet: it runs
@@ -100,7 +100,7 @@ type Runtime struct {
 // ConfigValue is a config value a manifest declares, with its default.
 type ConfigValue struct {
 	// Help text.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The key as written in the config file.
 	Key string `json:"key"`
@@ -115,13 +115,13 @@ type ConfigValue struct {
 // Flag is the command-line flag bound to a config entry.
 type Flag struct {
 	// Long name, used as --name. Defaults to the entry's key.
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 
 	// One-letter short name, used as -x.
-	Shorthand *string `json:"shorthand,omitempty"`
+	Shorthand string `json:"shorthand,omitempty"`
 
 	// Help text; defaults to the entry's.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // ConfigEntry is a plugin-wide or command config entry. Reginald reads it from
@@ -129,7 +129,7 @@ type Flag struct {
 // flag.
 type ConfigEntry struct {
 	// Help text.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The key as written in the config file.
 	Key string `json:"key"`
@@ -145,10 +145,10 @@ type ConfigEntry struct {
 
 	// The environment variable's name after the REGINALD_ prefix, replacing the
 	// automatic one.
-	EnvOverride *string `json:"envOverride,omitempty"`
+	EnvOverride string `json:"envOverride,omitempty"`
 
 	// Read the value only from the flag.
-	FlagOnly *bool `json:"flagOnly,omitempty"`
+	FlagOnly bool `json:"flagOnly,omitempty"`
 }
 
 // ArgSpec holds the help for one positional argument.
@@ -180,13 +180,13 @@ type Command struct {
 	Name string `json:"name"`
 
 	// One-line usage synopsis without the domain.
-	Usage *string `json:"usage,omitempty"`
+	Usage string `json:"usage,omitempty"`
 
 	// A short description.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// A long description.
-	Doc *string `json:"doc,omitempty"`
+	Doc string `json:"doc,omitempty"`
 
 	// The positional arguments it accepts.
 	Args *Arguments `json:"args,omitempty"`
@@ -205,7 +205,7 @@ type Command struct {
 // chooses (of keyType), each holding the values listed.
 type MappedValue struct {
 	// Help text.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The key of the table in the config file.
 	Key string `json:"key"`
@@ -230,10 +230,10 @@ type Task struct {
 	TaskType string `json:"taskType"`
 
 	// A short description.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The runtime that running this task installs.
-	Provides *string `json:"provides,omitempty"`
+	Provides string `json:"provides,omitempty"`
 
 	// The task's config values with their defaults.
 	Config []TaskConfig `json:"config,omitzero"`

@@ -67,13 +67,13 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x LogSource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Function != nil {
+	if x.Function != "" {
 		b = append(b, `,"function":`...)
-		b = rpcimpl.AppendString(b, *x.Function)
+		b = rpcimpl.AppendString(b, x.Function)
 	}
-	if x.File != nil {
+	if x.File != "" {
 		b = append(b, `,"file":`...)
-		b = rpcimpl.AppendString(b, *x.File)
+		b = rpcimpl.AppendString(b, x.File)
 	}
 	if x.Line != nil {
 		b = append(b, `,"line":`...)
@@ -89,9 +89,9 @@ func (x *LogSource) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "function":
-			return rpcimpl.AtField("function", rpcimpl.DecodeOptional(value, &v.Function, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("function", rpcimpl.DecodeString(value, &v.Function))
 		case "file":
-			return rpcimpl.AtField("file", rpcimpl.DecodeOptional(value, &v.File, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("file", rpcimpl.DecodeString(value, &v.File))
 		case "line":
 			return rpcimpl.AtField("line", rpcimpl.DecodeOptional(value, &v.Line, rpcimpl.DecodeInt[int64]))
 		}
@@ -156,21 +156,21 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, x.Version)
 	}
-	if x.Domain != nil {
+	if x.Domain != "" {
 		b = append(b, `,"domain":`...)
-		b = rpcimpl.AppendString(b, *x.Domain)
+		b = rpcimpl.AppendString(b, x.Domain)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.Doc != nil {
+	if x.Doc != "" {
 		b = append(b, `,"doc":`...)
-		b = rpcimpl.AppendString(b, *x.Doc)
+		b = rpcimpl.AppendString(b, x.Doc)
 	}
 	b = append(b, `,"executable":`...)
 	b = rpcimpl.AppendString(b, x.Executable)
@@ -214,13 +214,13 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		case "domain":
-			return rpcimpl.AtField("domain", rpcimpl.DecodeOptional(value, &v.Domain, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("domain", rpcimpl.DecodeString(value, &v.Domain))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "doc":
-			return rpcimpl.AtField("doc", rpcimpl.DecodeOptional(value, &v.Doc, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("doc", rpcimpl.DecodeString(value, &v.Doc))
 		case "executable":
 			has.Executable = true
 			return rpcimpl.AtField("executable", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Executable)))
@@ -255,9 +255,9 @@ func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, x.Version)
 	}
 	if x.Run != nil {
 		b = append(b, `,"run":`...)
@@ -281,7 +281,7 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		case "run":
 			return rpcimpl.AtField("run", json.Unmarshal(value, &v.Run))
 		}
@@ -303,9 +303,9 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
@@ -328,7 +328,7 @@ func (x *ConfigValue) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "key":
 			has.Key = true
 			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
@@ -360,17 +360,17 @@ func (x *ConfigValue) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x Flag) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = rpcimpl.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, x.Name)
 	}
-	if x.Shorthand != nil {
+	if x.Shorthand != "" {
 		b = append(b, `,"shorthand":`...)
-		b = rpcimpl.AppendString(b, *x.Shorthand)
+		b = rpcimpl.AppendString(b, x.Shorthand)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -382,11 +382,11 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		case "shorthand":
-			return rpcimpl.AtField("shorthand", rpcimpl.DecodeOptional(value, &v.Shorthand, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("shorthand", rpcimpl.DecodeString(value, &v.Shorthand))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		}
 		return nil
 	})
@@ -402,9 +402,9 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
@@ -420,13 +420,13 @@ func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.EnvOverride != nil {
+	if x.EnvOverride != "" {
 		b = append(b, `,"envOverride":`...)
-		b = rpcimpl.AppendString(b, *x.EnvOverride)
+		b = rpcimpl.AppendString(b, x.EnvOverride)
 	}
-	if x.FlagOnly != nil {
+	if x.FlagOnly {
 		b = append(b, `,"flagOnly":`...)
-		b = rpcimpl.AppendBool(b, *x.FlagOnly)
+		b = rpcimpl.AppendBool(b, x.FlagOnly)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -441,7 +441,7 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "key":
 			has.Key = true
 			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
@@ -454,9 +454,9 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 		case "flag":
 			return rpcimpl.AtField("flag", rpcimpl.DecodeOptional(value, &v.Flag, rpcimpl.UnmarshalJSON[Flag]))
 		case "envOverride":
-			return rpcimpl.AtField("envOverride", rpcimpl.DecodeOptional(value, &v.EnvOverride, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("envOverride", rpcimpl.DecodeString(value, &v.EnvOverride))
 		case "flagOnly":
-			return rpcimpl.AtField("flagOnly", rpcimpl.DecodeOptional(value, &v.FlagOnly, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("flagOnly", rpcimpl.DecodeBool(value, &v.FlagOnly))
 		}
 		return nil
 	})
@@ -568,17 +568,17 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Usage != nil {
+	if x.Usage != "" {
 		b = append(b, `,"usage":`...)
-		b = rpcimpl.AppendString(b, *x.Usage)
+		b = rpcimpl.AppendString(b, x.Usage)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.Doc != nil {
+	if x.Doc != "" {
 		b = append(b, `,"doc":`...)
-		b = rpcimpl.AppendString(b, *x.Doc)
+		b = rpcimpl.AppendString(b, x.Doc)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -620,11 +620,11 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "usage":
-			return rpcimpl.AtField("usage", rpcimpl.DecodeOptional(value, &v.Usage, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("usage", rpcimpl.DecodeString(value, &v.Usage))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "doc":
-			return rpcimpl.AtField("doc", rpcimpl.DecodeOptional(value, &v.Doc, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("doc", rpcimpl.DecodeString(value, &v.Doc))
 		case "args":
 			return rpcimpl.AtField("args", rpcimpl.DecodeOptional(value, &v.Args, rpcimpl.UnmarshalJSON[Arguments]))
 		case "aliases":
@@ -665,9 +665,9 @@ func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
@@ -690,7 +690,7 @@ func (x *MappedValue) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "key":
 			has.Key = true
 			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
@@ -776,13 +776,13 @@ func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"taskType":`...)
 	b = rpcimpl.AppendString(b, x.TaskType)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, x.Description)
 	}
-	if x.Provides != nil {
+	if x.Provides != "" {
 		b = append(b, `,"provides":`...)
-		b = rpcimpl.AppendString(b, *x.Provides)
+		b = rpcimpl.AppendString(b, x.Provides)
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
@@ -806,9 +806,9 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 			has.TaskType = true
 			return rpcimpl.AtField("taskType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskType)))
 		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "provides":
-			return rpcimpl.AtField("provides", rpcimpl.DecodeOptional(value, &v.Provides, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("provides", rpcimpl.DecodeString(value, &v.Provides))
 		case "config":
 			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[TaskConfig]))
 		}

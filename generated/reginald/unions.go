@@ -52,6 +52,12 @@ func (x *UnionValueAlternativesItem) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x UnionValueAlternativesItem) IsZero() bool {
+	return x.ConfigValue == nil && x.MappedValue == nil
+}
+
 // TaskConfig is one entry of a task's config in the manifest.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -101,4 +107,10 @@ func (x *TaskConfig) Value() any {
 		return *x.UnionValue
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TaskConfig) IsZero() bool {
+	return x.ConfigValue == nil && x.MappedValue == nil && x.UnionValue == nil
 }

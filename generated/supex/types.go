@@ -27,7 +27,7 @@ type ErrorData struct {
 	Success bool `json:"success"`
 
 	// What to do about it.
-	Hint *string `json:"hint,omitempty"`
+	Hint string `json:"hint,omitempty"`
 }
 
 // Vector3 is a point or direction as [x, y, z], in inches (SketchUp's internal
@@ -64,7 +64,7 @@ type ToolResult struct {
 	Success bool `json:"success"`
 
 	// Why not, when success is false.
-	Error *string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -86,14 +86,14 @@ type EvalRubyFileArguments struct {
 // ListEntitiesArguments holds the arguments of list_entities.
 type ListEntitiesArguments struct {
 	// Which entities to list. Defaults to "all" when absent.
-	EntityType *EntityFilter `json:"entity_type,omitempty"`
+	EntityType EntityFilter `json:"entity_type,omitempty"`
 }
 
 // ScreenshotArguments holds the arguments of take_screenshot.
 type ScreenshotArguments struct {
 	// Where to write the PNG; must lie under an allowed root. By default a
 	// timestamped file under the workspace's .tmp/screenshots.
-	OutputPath *string `json:"output_path,omitempty"`
+	OutputPath string `json:"output_path,omitempty"`
 
 	// Width in pixels. Defaults to 1920 when absent.
 	Width *int64 `json:"width,omitempty"`
@@ -102,7 +102,7 @@ type ScreenshotArguments struct {
 	Height *int64 `json:"height,omitempty"`
 
 	// Transparent background. Defaults to false when absent.
-	Transparent *bool `json:"transparent,omitempty"`
+	Transparent bool `json:"transparent,omitempty"`
 }
 
 // BatchScreenshotArguments holds the arguments of take_batch_screenshots.
@@ -112,7 +112,7 @@ type BatchScreenshotArguments struct {
 
 	// Directory for the files; by default a timestamped directory under
 	// .tmp/batch_screenshots.
-	OutputDir *string `json:"output_dir,omitempty"`
+	OutputDir string `json:"output_dir,omitempty"`
 
 	// Prefix of the file names. Defaults to "screenshot" when absent.
 	BaseName *string `json:"base_name,omitempty"`
@@ -127,14 +127,14 @@ type BatchScreenshotArguments struct {
 	Height *int64 `json:"height,omitempty"`
 
 	// Transparent backgrounds. Defaults to false when absent.
-	Transparent *bool `json:"transparent,omitempty"`
+	Transparent bool `json:"transparent,omitempty"`
 }
 
 // Shot is one screenshot of a batch.
 type Shot struct {
 	// Name of the shot, part of its file name; by default its index as 000, 001,
 	// ...
-	Name   *string     `json:"name,omitempty"`
+	Name   string      `json:"name,omitempty"`
 	Camera *CameraSpec `json:"camera,omitempty"`
 
 	// Id of a group or component to show alone.
@@ -151,10 +151,10 @@ type Shot struct {
 type CameraSpec struct {
 	// standard_view uses view, custom uses eye/target/up, zoom_entity frames
 	// entity_ids. Defaults to "standard_view" when absent.
-	Type *CameraKind `json:"type,omitempty"`
+	Type CameraKind `json:"type,omitempty"`
 
 	// The standard view, for standard_view.
-	View *StandardView `json:"view,omitempty"`
+	View StandardView `json:"view,omitempty"`
 
 	// Camera position, for custom.
 	Eye Vector3 `json:"eye,omitzero"`
@@ -187,13 +187,13 @@ type CameraSpec struct {
 // save_model (path optional; the model's own file by default).
 type PathArguments struct {
 	// A .skp file under an allowed root.
-	Path *string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
 }
 
 // ExportArguments holds the arguments of export_scene.
 type ExportArguments struct {
 	// Defaults to "skp" when absent.
-	Format *ExportFormat `json:"format,omitempty"`
+	Format ExportFormat `json:"format,omitempty"`
 
 	// Image width, for png and jpg. Defaults to 1920 when absent.
 	Width *int64 `json:"width,omitempty"`
@@ -223,10 +223,10 @@ type EvalResult struct {
 	Result string `json:"result"`
 
 	// The file evaluated (eval_ruby_file).
-	FilePath *string `json:"file_path,omitempty"`
+	FilePath string `json:"file_path,omitempty"`
 
 	// Its base name (eval_ruby_file).
-	FileName *string `json:"file_name,omitempty"`
+	FileName string `json:"file_name,omitempty"`
 }
 
 // MessageResult holds the result of reload_extension.
@@ -260,10 +260,10 @@ type Entity struct {
 	EntityID int64  `json:"entity_id"`
 
 	// Groups and components: the name ((unnamed) when empty) or definition name.
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 
 	// The entity's layer (list_entities only).
-	Layer *string `json:"layer,omitempty"`
+	Layer string `json:"layer,omitempty"`
 
 	// Faces: area in square inches.
 	Area *float64 `json:"area,omitempty"`
@@ -280,9 +280,9 @@ type EntityList struct {
 	Success bool `json:"success"`
 
 	// The filter applied (list_entities).
-	EntityType *EntityFilter `json:"entity_type,omitempty"`
-	Count      int64         `json:"count"`
-	Entities   []Entity      `json:"entities"`
+	EntityType EntityFilter `json:"entity_type,omitempty"`
+	Count      int64        `json:"count"`
+	Entities   []Entity     `json:"entities"`
 }
 
 // Layer is an object with the members name, visible and page_behavior.
@@ -363,10 +363,10 @@ type ScreenshotResult struct {
 
 // ShotResult is an object with the members success, name, file_path and error.
 type ShotResult struct {
-	Success  bool    `json:"success"`
-	Name     string  `json:"name"`
-	FilePath *string `json:"file_path,omitempty"`
-	Error    *string `json:"error,omitempty"`
+	Success  bool   `json:"success"`
+	Name     string `json:"name"`
+	FilePath string `json:"file_path,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // BatchScreenshotResult holds the result of take_batch_screenshots; success is
@@ -424,12 +424,12 @@ type HelloParams struct {
 
 	// The shared secret; required when the runtime sets SUPEX_AUTH_TOKEN, ignored
 	// otherwise.
-	Token *string `json:"token,omitempty"`
+	Token string `json:"token,omitempty"`
 
 	// The client's workspace directory (SUPEX_WORKSPACE), an absolute path. It
 	// becomes an allowed root for file tools on this connection, and default
 	// output paths lie under its .tmp directory.
-	Workspace *string `json:"workspace,omitempty"`
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // HelloResult is the result of hello.

@@ -62,9 +62,9 @@ func (x ErrorData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.Hint != nil {
+	if x.Hint != "" {
 		b = append(b, `,"hint":`...)
-		b = rpcimpl.AppendString(b, *x.Hint)
+		b = rpcimpl.AppendString(b, x.Hint)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -82,7 +82,7 @@ func (x *ErrorData) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "hint":
-			return rpcimpl.AtField("hint", rpcimpl.DecodeOptional(value, &v.Hint, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("hint", rpcimpl.DecodeString(value, &v.Hint))
 		}
 		return nil
 	})
@@ -257,7 +257,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
@@ -351,9 +351,9 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ListEntitiesArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.EntityType != nil {
+	if x.EntityType != "" {
 		b = append(b, `,"entity_type":`...)
-		b = rpcimpl.AppendString(b, *x.EntityType)
+		b = rpcimpl.AppendString(b, x.EntityType)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -365,7 +365,10 @@ func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "entity_type":
-			return rpcimpl.AtField("entity_type", rpcimpl.DecodeOptional(value, &v.EntityType, rpcimpl.UnmarshalJSON[EntityFilter]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("entity_type", v.EntityType.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -380,9 +383,9 @@ func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.OutputPath != nil {
+	if x.OutputPath != "" {
 		b = append(b, `,"output_path":`...)
-		b = rpcimpl.AppendString(b, *x.OutputPath)
+		b = rpcimpl.AppendString(b, x.OutputPath)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
@@ -392,9 +395,9 @@ func (x ScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"height":`...)
 		b = rpcimpl.AppendInt(b, *x.Height)
 	}
-	if x.Transparent != nil {
+	if x.Transparent {
 		b = append(b, `,"transparent":`...)
-		b = rpcimpl.AppendBool(b, *x.Transparent)
+		b = rpcimpl.AppendBool(b, x.Transparent)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -406,13 +409,13 @@ func (x *ScreenshotArguments) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "output_path":
-			return rpcimpl.AtField("output_path", rpcimpl.DecodeOptional(value, &v.OutputPath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("output_path", rpcimpl.DecodeString(value, &v.OutputPath))
 		case "width":
 			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, rpcimpl.DecodeInt[int64]))
 		case "height":
 			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, rpcimpl.DecodeInt[int64]))
 		case "transparent":
-			return rpcimpl.AtField("transparent", rpcimpl.DecodeOptional(value, &v.Transparent, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("transparent", rpcimpl.DecodeBool(value, &v.Transparent))
 		}
 		return nil
 	})
@@ -445,9 +448,9 @@ func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Shots); err != nil {
 		return nil, err
 	}
-	if x.OutputDir != nil {
+	if x.OutputDir != "" {
 		b = append(b, `,"output_dir":`...)
-		b = rpcimpl.AppendString(b, *x.OutputDir)
+		b = rpcimpl.AppendString(b, x.OutputDir)
 	}
 	if x.BaseName != nil {
 		b = append(b, `,"base_name":`...)
@@ -465,9 +468,9 @@ func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"height":`...)
 		b = rpcimpl.AppendInt(b, *x.Height)
 	}
-	if x.Transparent != nil {
+	if x.Transparent {
 		b = append(b, `,"transparent":`...)
-		b = rpcimpl.AppendBool(b, *x.Transparent)
+		b = rpcimpl.AppendBool(b, x.Transparent)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -485,7 +488,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 			has.Shots = true
 			return rpcimpl.AtField("shots", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Shots, rpcimpl.UnmarshalJSON[Shot])))
 		case "output_dir":
-			return rpcimpl.AtField("output_dir", rpcimpl.DecodeOptional(value, &v.OutputDir, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("output_dir", rpcimpl.DecodeString(value, &v.OutputDir))
 		case "base_name":
 			return rpcimpl.AtField("base_name", rpcimpl.DecodeOptional(value, &v.BaseName, rpcimpl.DecodeString[string]))
 		case "restore_camera":
@@ -495,7 +498,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 		case "height":
 			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, rpcimpl.DecodeInt[int64]))
 		case "transparent":
-			return rpcimpl.AtField("transparent", rpcimpl.DecodeOptional(value, &v.Transparent, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("transparent", rpcimpl.DecodeBool(value, &v.Transparent))
 		}
 		return nil
 	})
@@ -515,9 +518,9 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 func (x Shot) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = rpcimpl.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, x.Name)
 	}
 	if x.Camera != nil {
 		b = append(b, `,"camera":`...)
@@ -547,7 +550,7 @@ func (x *Shot) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		case "camera":
 			return rpcimpl.AtField("camera", rpcimpl.DecodeOptional(value, &v.Camera, rpcimpl.UnmarshalJSON[CameraSpec]))
 		case "isolate":
@@ -571,13 +574,13 @@ func (x *Shot) UnmarshalJSON(b []byte) error {
 func (x CameraSpec) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Type != nil {
+	if x.Type != "" {
 		b = append(b, `,"type":`...)
-		b = rpcimpl.AppendString(b, *x.Type)
+		b = rpcimpl.AppendString(b, x.Type)
 	}
-	if x.View != nil {
+	if x.View != "" {
 		b = append(b, `,"view":`...)
-		b = rpcimpl.AppendString(b, *x.View)
+		b = rpcimpl.AppendString(b, x.View)
 	}
 	if x.Eye != nil {
 		b = append(b, `,"eye":`...)
@@ -633,9 +636,15 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
-			return rpcimpl.AtField("type", rpcimpl.DecodeOptional(value, &v.Type, rpcimpl.UnmarshalJSON[CameraKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("type", v.Type.UnmarshalJSON(value))
 		case "view":
-			return rpcimpl.AtField("view", rpcimpl.DecodeOptional(value, &v.View, rpcimpl.UnmarshalJSON[StandardView]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("view", v.View.UnmarshalJSON(value))
 		case "eye":
 			return rpcimpl.AtField("eye", json.Unmarshal(value, &v.Eye))
 		case "target":
@@ -666,9 +675,9 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x PathArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = rpcimpl.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, x.Path)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -680,7 +689,7 @@ func (x *PathArguments) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeString(value, &v.Path))
 		}
 		return nil
 	})
@@ -695,9 +704,9 @@ func (x *PathArguments) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ExportArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = rpcimpl.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, x.Format)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
@@ -717,7 +726,10 @@ func (x *ExportArguments) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "format":
-			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[ExportFormat]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("format", v.Format.UnmarshalJSON(value))
 		case "width":
 			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, rpcimpl.DecodeInt[int64]))
 		case "height":
@@ -822,13 +834,13 @@ func (x EvalResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"result":`...)
 	b = rpcimpl.AppendString(b, x.Result)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"file_path":`...)
-		b = rpcimpl.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, x.FilePath)
 	}
-	if x.FileName != nil {
+	if x.FileName != "" {
 		b = append(b, `,"file_name":`...)
-		b = rpcimpl.AppendString(b, *x.FileName)
+		b = rpcimpl.AppendString(b, x.FileName)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -849,9 +861,9 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 			has.Result = true
 			return rpcimpl.AtField("result", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Result)))
 		case "file_path":
-			return rpcimpl.AtField("file_path", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("file_path", rpcimpl.DecodeString(value, &v.FilePath))
 		case "file_name":
-			return rpcimpl.AtField("file_name", rpcimpl.DecodeOptional(value, &v.FileName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("file_name", rpcimpl.DecodeString(value, &v.FileName))
 		}
 		return nil
 	})
@@ -1003,13 +1015,13 @@ func (x Entity) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"entity_id":`...)
 	b = rpcimpl.AppendInt(b, x.EntityID)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = rpcimpl.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, x.Name)
 	}
-	if x.Layer != nil {
+	if x.Layer != "" {
 		b = append(b, `,"layer":`...)
-		b = rpcimpl.AppendString(b, *x.Layer)
+		b = rpcimpl.AppendString(b, x.Layer)
 	}
 	if x.Area != nil {
 		b = append(b, `,"area":`...)
@@ -1048,9 +1060,9 @@ func (x *Entity) UnmarshalJSON(b []byte) error {
 			has.EntityID = true
 			return rpcimpl.AtField("entity_id", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.EntityID)))
 		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		case "layer":
-			return rpcimpl.AtField("layer", rpcimpl.DecodeOptional(value, &v.Layer, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("layer", rpcimpl.DecodeString(value, &v.Layer))
 		case "area":
 			return rpcimpl.AtField("area", rpcimpl.DecodeOptional(value, &v.Area, rpcimpl.DecodeFloat[float64]))
 		case "normal":
@@ -1093,9 +1105,9 @@ func (x EntityList) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
-	if x.EntityType != nil {
+	if x.EntityType != "" {
 		b = append(b, `,"entity_type":`...)
-		b = rpcimpl.AppendString(b, *x.EntityType)
+		b = rpcimpl.AppendString(b, x.EntityType)
 	}
 	b = append(b, `,"count":`...)
 	b = rpcimpl.AppendInt(b, x.Count)
@@ -1119,7 +1131,10 @@ func (x *EntityList) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "entity_type":
-			return rpcimpl.AtField("entity_type", rpcimpl.DecodeOptional(value, &v.EntityType, rpcimpl.UnmarshalJSON[EntityFilter]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("entity_type", v.EntityType.UnmarshalJSON(value))
 		case "count":
 			has.Count = true
 			return rpcimpl.AtField("count", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Count)))
@@ -1657,13 +1672,13 @@ func (x ShotResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"file_path":`...)
-		b = rpcimpl.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, x.FilePath)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = rpcimpl.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, x.Error)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1684,9 +1699,9 @@ func (x *ShotResult) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "file_path":
-			return rpcimpl.AtField("file_path", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("file_path", rpcimpl.DecodeString(value, &v.FilePath))
 		case "error":
-			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -1966,13 +1981,13 @@ func (x HelloParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Agent)
 	b = append(b, `,"pid":`...)
 	b = rpcimpl.AppendInt(b, x.Pid)
-	if x.Token != nil {
+	if x.Token != "" {
 		b = append(b, `,"token":`...)
-		b = rpcimpl.AppendString(b, *x.Token)
+		b = rpcimpl.AppendString(b, x.Token)
 	}
-	if x.Workspace != nil {
+	if x.Workspace != "" {
 		b = append(b, `,"workspace":`...)
-		b = rpcimpl.AppendString(b, *x.Workspace)
+		b = rpcimpl.AppendString(b, x.Workspace)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1999,9 +2014,9 @@ func (x *HelloParams) UnmarshalJSON(b []byte) error {
 			has.Pid = true
 			return rpcimpl.AtField("pid", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Pid)))
 		case "token":
-			return rpcimpl.AtField("token", rpcimpl.DecodeOptional(value, &v.Token, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("token", rpcimpl.DecodeString(value, &v.Token))
 		case "workspace":
-			return rpcimpl.AtField("workspace", rpcimpl.DecodeOptional(value, &v.Workspace, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("workspace", rpcimpl.DecodeString(value, &v.Workspace))
 		}
 		return nil
 	})

@@ -262,8 +262,8 @@ func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 	tr.setStep("tools/call slow with progress")
 	token := mcp.NewProgressToken("over-http")
 	resp, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow", Arguments: map[string]json.RawMessage{"steps": json.RawMessage("3")},
-		Meta: &mcp.RequestMeta{ProgressToken: &token}})
-	if err != nil || resp.CallToolResult == nil || resp.CallToolResult.IsError != nil && *resp.CallToolResult.IsError {
+		Meta: &mcp.RequestMeta{ProgressToken: token}})
+	if err != nil || resp.CallToolResult == nil || resp.CallToolResult.IsError {
 		t.Fatalf("step %q: %+v, %v", tr.current(), resp, err)
 	}
 	for i := 1; i <= 3; i++ {

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -51,12 +52,12 @@ func (s *ourServer) Initialize(_ context.Context, p *mcp.InitializeRequestParams
 		Capabilities: mcp.ServerCapabilities{
 			Logging:     &mcp.Capability{},
 			Prompts:     &mcp.ListChangedCapability{},
-			Resources:   &mcp.ResourcesCapability{Subscribe: &yes},
+			Resources:   &mcp.ResourcesCapability{Subscribe: yes},
 			Completions: &mcp.Capability{},
-			Tools:       &mcp.ListChangedCapability{ListChanged: &yes},
+			Tools:       &mcp.ListChangedCapability{ListChanged: yes},
 		},
 		ServerInfo:   mcp.Implementation{Name: "rpcgen-interop-server", Version: "0.1.0"},
-		Instructions: ptr("Call echo."),
+		Instructions: "Call echo.",
 	}, nil
 }
 
@@ -86,20 +87,20 @@ func object(props string, required ...string) mcp.ToolSchema {
 
 func (s *ourServer) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
 	return &mcp.ListToolsResult{Tools: []mcp.Tool{
-		{Name: "echo", Description: ptr("Returns its text."), InputSchema: object(`{"text":{"type":"string"}}`, "text")},
-		{Name: "add", Description: ptr("Adds two numbers."), InputSchema: object(`{"a":{"type":"number"},"b":{"type":"number"}}`, "a", "b"),
-			OutputSchema: ptr(object(`{"sum":{"type":"number"}}`, "sum"))},
-		{Name: "slow", Description: ptr("Reports progress every 20 ms until done or cancelled."), InputSchema: object(`{"steps":{"type":"integer"}}`, "steps")},
-		{Name: "log", Description: ptr("Sends a log message."), InputSchema: object(`{"message":{"type":"string"}}`, "message")},
-		{Name: "roots", Description: ptr("Lists the client's roots."), InputSchema: object(`{}`)},
-		{Name: "sample", Description: ptr("Asks the client's model."), InputSchema: object(`{"prompt":{"type":"string"}}`, "prompt")},
-		{Name: "ping_client", Description: ptr("Pings the client."), InputSchema: object(`{}`)},
-		{Name: "touch", Description: ptr("Announces a change of the greeting and of the tools."), InputSchema: object(`{}`)},
+		{Name: "echo", Description: "Returns its text.", InputSchema: object(`{"text":{"type":"string"}}`, "text")},
+		{Name: "add", Description: "Adds two numbers.", InputSchema: object(`{"a":{"type":"number"},"b":{"type":"number"}}`, "a", "b"),
+			OutputSchema: ptr.To(object(`{"sum":{"type":"number"}}`, "sum"))},
+		{Name: "slow", Description: "Reports progress every 20 ms until done or cancelled.", InputSchema: object(`{"steps":{"type":"integer"}}`, "steps")},
+		{Name: "log", Description: "Sends a log message.", InputSchema: object(`{"message":{"type":"string"}}`, "message")},
+		{Name: "roots", Description: "Lists the client's roots.", InputSchema: object(`{}`)},
+		{Name: "sample", Description: "Asks the client's model.", InputSchema: object(`{"prompt":{"type":"string"}}`, "prompt")},
+		{Name: "ping_client", Description: "Pings the client.", InputSchema: object(`{}`)},
+		{Name: "touch", Description: "Announces a change of the greeting and of the tools.", InputSchema: object(`{}`)},
 	}}, nil
 }
 
 func text(format string, args ...any) *mcp.CallToolResponse {
-	return ptr(mcp.NewCallToolResponse(mcp.CallToolResult{
+	return ptr.To(mcp.NewCallToolResponse(mcp.CallToolResult{
 		Content: []mcp.ContentBlock{mcp.NewContentBlock(mcp.TextContent{Type: "text", Text: fmt.Sprintf(format, args...)})},
 	}))
 }
@@ -141,9 +142,9 @@ func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 				s.cancelled <- context.Cause(ctx)
 				return nil, ctx.Err()
 			}
-			if p.Meta != nil && p.Meta.ProgressToken != nil {
+			if p.Meta != nil && !p.Meta.ProgressToken.IsZero() {
 				msg := fmt.Sprintf("step %d", i)
-				if err := client.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *p.Meta.ProgressToken, Progress: float64(i), Total: &total, Message: &msg}); err != nil {
+				if err := client.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: float64(i), Total: &total, Message: msg}); err != nil {
 					return nil, err
 				}
 			}
@@ -155,7 +156,7 @@ func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 			return nil, err
 		}
 		data, _ := json.Marshal(m)
-		if err := client.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: mcp.LoggingLevelWarning, Logger: ptr("interop"), Data: data}); err != nil {
+		if err := client.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: mcp.LoggingLevelWarning, Logger: "interop", Data: data}); err != nil {
 			return nil, err
 		}
 		return text("logged"), nil
@@ -210,7 +211,7 @@ func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 const greetingURI = "mem://greeting"
 
 func (s *ourServer) ListResources(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	return &mcp.ListResourcesResult{Resources: []mcp.Resource{{Name: "greeting", URI: greetingURI, MimeType: ptr("text/plain")}}}, nil
+	return &mcp.ListResourcesResult{Resources: []mcp.Resource{{Name: "greeting", URI: greetingURI, MimeType: "text/plain"}}}, nil
 }
 
 func (s *ourServer) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
@@ -218,12 +219,12 @@ func (s *ourServer) ReadResource(_ context.Context, p *mcp.ReadResourceRequestPa
 		return nil, mcp.NewResourceNotFoundError(nil)
 	}
 	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnion(
-		mcp.TextResourceContents{URI: greetingURI, MimeType: ptr("text/plain"), Text: "héllo, wörld ✓"})}}, nil
+		mcp.TextResourceContents{URI: greetingURI, MimeType: "text/plain", Text: "héllo, wörld ✓"})}}, nil
 }
 
 func (s *ourServer) ListPrompts(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	return &mcp.ListPromptsResult{Prompts: []mcp.Prompt{{Name: "greet", Description: ptr("Greets someone."),
-		Arguments: []mcp.PromptArgument{{Name: "name", Required: ptr(true)}}}}}, nil
+	return &mcp.ListPromptsResult{Prompts: []mcp.Prompt{{Name: "greet", Description: "Greets someone.",
+		Arguments: []mcp.PromptArgument{{Name: "name", Required: true}}}}}, nil
 }
 
 func (s *ourServer) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
@@ -248,8 +249,8 @@ func (s *ourServer) Unsubscribe(_ context.Context, p *mcp.UnsubscribeRequestPara
 // the index of the next one.
 func (s *ourServer) ListResourceTemplates(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
 	start := 0
-	if p.Cursor != nil {
-		if _, err := fmt.Sscanf(string(*p.Cursor), "at-%d", &start); err != nil || start < 0 || start > 5 {
+	if p.Cursor != "" {
+		if _, err := fmt.Sscanf(string(p.Cursor), "at-%d", &start); err != nil || start < 0 || start > 5 {
 			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", nil)
 		}
 	}
@@ -258,7 +259,7 @@ func (s *ourServer) ListResourceTemplates(_ context.Context, p *mcp.PaginatedReq
 		res.ResourceTemplates = append(res.ResourceTemplates, mcp.ResourceTemplate{Name: fmt.Sprintf("t%d", i), URITemplate: fmt.Sprintf("mem://t%d/{x}", i)})
 	}
 	if start+2 < 5 {
-		res.NextCursor = ptr(mcp.Cursor(fmt.Sprintf("at-%d", start+2)))
+		res.NextCursor = mcp.Cursor(fmt.Sprintf("at-%d", start+2))
 	}
 	return res, nil
 }
@@ -273,10 +274,8 @@ func (s *ourServer) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*
 			values = append(values, v)
 		}
 	}
-	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: ptr(int64(len(values))), HasMore: ptr(false)}}, nil
+	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: ptr.To(int64(len(values))), HasMore: false}}, nil
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // wireError returns the JSON-RPC error inside err, as the SDK reports it.
 func wireError(err error) (*sdkjsonrpc.Error, bool) {
@@ -401,7 +400,7 @@ func TestSDKClientAgainstOurServer(t *testing.T) {
 	if p.ClientInfo.Name != "go-sdk-client" || p.ProtocolVersion != "2025-11-25" {
 		t.Errorf("step %q: our server got clientInfo %+v, revision %q", tr.current(), p.ClientInfo, p.ProtocolVersion)
 	}
-	if p.Capabilities.Roots == nil || p.Capabilities.Roots.ListChanged == nil || !*p.Capabilities.Roots.ListChanged || p.Capabilities.Sampling == nil {
+	if p.Capabilities.Roots == nil || !p.Capabilities.Roots.ListChanged || p.Capabilities.Sampling == nil {
 		t.Errorf("step %q: our server got client capabilities %+v", tr.current(), p.Capabilities)
 	}
 	// SDK 1.8 probes with server/discover (SEP-2575, revision 2026-07-28)

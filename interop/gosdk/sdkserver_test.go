@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -71,21 +72,21 @@ func (c *ourClient) ToolListChanged(context.Context, *mcp.NotificationParams) er
 }
 
 func (c *ourClient) ListRoots(context.Context, *mcp.RequestParams) (*mcp.ListRootsResult, error) {
-	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///home/zoë/project", Name: ptr("project")}}}, nil
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///home/zoë/project", Name: "project"}}}, nil
 }
 
 func (c *ourClient) CreateMessage(_ context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
 	c.sampled <- p
-	return ptr(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{
+	return ptr.To(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{
 		Role: mcp.RoleAssistant, Model: "rpcgen-stub",
 		Content:    mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Type: "text", Text: "¡hola!"})),
-		StopReason: ptr("endTurn"),
+		StopReason: "endTurn",
 	})), nil
 }
 
 func (c *ourClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
 	c.elicited <- p
-	return ptr(mcp.NewElicitResponse(mcp.ElicitResult{
+	return ptr.To(mcp.NewElicitResponse(mcp.ElicitResult{
 		Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{"name": mcp.NewElicitValue("Zoë")},
 	})), nil
 }
@@ -267,7 +268,7 @@ func initParams(version string) *mcp.InitializeRequestParams {
 	return &mcp.InitializeRequestParams{
 		ProtocolVersion: version,
 		Capabilities: mcp.ClientCapabilities{
-			Roots:       &mcp.ListChangedCapability{ListChanged: &yes},
+			Roots:       &mcp.ListChangedCapability{ListChanged: yes},
 			Sampling:    &mcp.SamplingCapability{},
 			Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}},
 		},
@@ -316,7 +317,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Fatalf("step %q: %v", tr.current(), err)
 	}
 	if init.ProtocolVersion != "2025-11-25" || init.ServerInfo.Name != "go-sdk-server" || init.ServerInfo.Version != "2.0.0" ||
-		init.Instructions == nil || *init.Instructions != "Try echo." {
+		init.Instructions != "Try echo." {
 		t.Errorf("step %q: initialize result %+v", tr.current(), init)
 	}
 	caps := init.Capabilities
@@ -405,7 +406,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 
 	tr.setStep("tools/call echo with invalid arguments")
 	r = call("echo", map[string]any{"text": 42})
-	if r.IsError == nil || !*r.IsError {
+	if !r.IsError {
 		t.Errorf("step %q: the SDK accepted a number for a string argument: %+v", tr.current(), r)
 	}
 
@@ -462,7 +463,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Fatalf("step %q: %v", tr.current(), err)
 	}
 	if len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "greet" || len(prompts.Prompts[0].Arguments) != 1 ||
-		prompts.Prompts[0].Arguments[0].Required == nil || !*prompts.Prompts[0].Arguments[0].Required {
+		!prompts.Prompts[0].Arguments[0].Required {
 		t.Errorf("step %q: prompts %+v", tr.current(), prompts.Prompts)
 	}
 
@@ -489,7 +490,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Fatalf("step %q: %v", tr.current(), err)
 	}
 	call("log", nil)
-	if m := receive(t, tr, client.logs, "notifications/message at our client"); m.Level != mcp.LoggingLevelError || m.Logger == nil || *m.Logger != "sdk" {
+	if m := receive(t, tr, client.logs, "notifications/message at our client"); m.Level != mcp.LoggingLevelError || m.Logger != "sdk" {
 		t.Errorf("step %q: log message %+v", tr.current(), m)
 	} else {
 		var data map[string]any
@@ -500,7 +501,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 
 	tr.setStep("progress")
 	token := mcp.NewProgressToken("p-1")
-	res, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: &token}, Name: "slow",
+	res, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: token}, Name: "slow",
 		Arguments: map[string]json.RawMessage{"steps": json.RawMessage("3")}})
 	if err != nil || res.CallToolResult == nil {
 		t.Fatalf("step %q: %v", tr.current(), err)
@@ -511,7 +512,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		p := receive(t, tr, client.progress, "notifications/progress at our client")
 		if p.ProgressToken.String == nil || *p.ProgressToken.String != "p-1" || p.Progress != float64(i) ||
-			p.Total == nil || *p.Total != 3 || p.Message == nil || *p.Message != fmt.Sprintf("step %d", i) {
+			p.Total == nil || *p.Total != 3 || p.Message != fmt.Sprintf("step %d", i) {
 			b, _ := json.Marshal(p)
 			t.Errorf("step %q: progress %d is %s", tr.current(), i, b)
 		}
@@ -522,7 +523,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	token = mcp.NewProgressToken(int64(99))
 	errc := make(chan error, 1)
 	go func() {
-		_, err := remote.CallTool(callCtx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: &token}, Name: "slow",
+		_, err := remote.CallTool(callCtx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: token}, Name: "slow",
 			Arguments: map[string]json.RawMessage{"steps": json.RawMessage("1000")}})
 		errc <- err
 	}()
@@ -575,7 +576,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Errorf("step %q: sample tool returned %q", tr.current(), got)
 	}
 	sp := receive(t, tr, client.sampled, "the sampling request at our client")
-	if sp.MaxTokens != 20 || sp.SystemPrompt == nil || *sp.SystemPrompt != "Be brief." || len(sp.Messages) != 1 ||
+	if sp.MaxTokens != 20 || sp.SystemPrompt != "Be brief." || len(sp.Messages) != 1 ||
 		sp.Messages[0].Content.SamplingMessageContentBlock == nil || sp.Messages[0].Content.SamplingMessageContentBlock.Text == nil ||
 		sp.Messages[0].Content.SamplingMessageContentBlock.Text.Text != "greet me" {
 		b, _ := json.Marshal(sp)
@@ -634,7 +635,7 @@ func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
 	if err != nil {
 		t.Fatalf("step %q: %v", tr.current(), err)
 	}
-	if r := init.Capabilities.Resources; r == nil || r.Subscribe == nil || !*r.Subscribe || init.Capabilities.Completions == nil {
+	if r := init.Capabilities.Resources; r == nil || !r.Subscribe || init.Capabilities.Completions == nil {
 		b, _ := json.Marshal(init.Capabilities)
 		t.Errorf("step %q: capabilities %s lack resources.subscribe or completions", tr.current(), b)
 	}
@@ -645,7 +646,7 @@ func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
 
 	tr.setStep("tools/list over three pages of three")
 	var names []string
-	var cursor *mcp.Cursor
+	var cursor mcp.Cursor
 	for page := 1; ; page++ {
 		if page > 4 {
 			t.Fatalf("step %q: more than 3 pages", tr.current())
@@ -660,7 +661,7 @@ func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
 		for _, tool := range res.Tools {
 			names = append(names, tool.Name)
 		}
-		if res.NextCursor == nil {
+		if res.NextCursor == "" {
 			break
 		}
 		cursor = res.NextCursor
@@ -673,7 +674,7 @@ func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
 	}
 
 	tr.setStep("tools/list with an invalid cursor")
-	_, err = remote.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: ptr(mcp.Cursor("not a cursor"))})
+	_, err = remote.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: mcp.Cursor("not a cursor")})
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("step %q: got %v, want a -32602 error", tr.current(), err)

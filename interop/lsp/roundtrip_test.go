@@ -214,3 +214,38 @@ func TestRoundTripHelpers(t *testing.T) {
 type appended struct{ A int }
 
 func (appended) AppendJSON(b []byte) ([]byte, error) { return append(b, `{"by":"AppendJSON"}`...), nil }
+
+// jsonDiffPlain is jsonDiff for a value decoded and encoded again, where a
+// member that is false in a may be absent in b: an optional boolean is held
+// as a plain bool, and false is left out, which means the same (see
+// gen/golang/README.md, "Optional members").
+func jsonDiffPlain(a, b []byte) string {
+	va, err := decodeNumbers(a)
+	if err != nil {
+		return fmt.Sprintf("first value: %v", err)
+	}
+	vb, err := decodeNumbers(b)
+	if err != nil {
+		return fmt.Sprintf("second value: %v", err)
+	}
+	return diffValues("$", dropFalse(va), vb)
+}
+
+// dropFalse removes the object members whose value is false, at any depth.
+func dropFalse(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, m := range x {
+			if m == false {
+				delete(x, k)
+			} else {
+				x[k] = dropFalse(m)
+			}
+		}
+	case []any:
+		for i := range x {
+			x[i] = dropFalse(x[i])
+		}
+	}
+	return v
+}

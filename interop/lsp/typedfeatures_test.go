@@ -103,7 +103,7 @@ func typedFeatures(t *testing.T, ctx context.Context, server lsp.Server, ws *gop
 	})
 	if err != nil || !slices.ContainsFunc(actions, func(a lsp.TextDocumentCodeActionResultItem) bool {
 		return a.CodeAction != nil && a.CodeAction.Title == "Inline call to greet" &&
-			a.CodeAction.Kind != nil && *a.CodeAction.Kind == "refactor.inline.call"
+			a.CodeAction.Kind != "" && a.CodeAction.Kind == "refactor.inline.call"
 	}) {
 		t.Errorf("codeAction on the call of greet: %+v, %v: want \"Inline call to greet\"", actions, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -162,20 +163,18 @@ func now() autohand.Timestamp {
 	return autohand.Timestamp(time.Now().UTC().Format(time.RFC3339Nano))
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // GetState reports the session.
 func (a *agent) GetState(context.Context) (*autohand.GetStateResult, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var id *string
 	if a.sessionID != "" {
-		id = ptr(a.sessionID)
+		id = ptr.To(a.sessionID)
 	}
 	return &autohand.GetStateResult{
 		Status: a.status, SessionID: id, Model: a.model, Workspace: a.cfg.workspace,
 		ContextPercent: a.contextPercent(), MessageCount: int64(len(a.messages)),
-		AuthenticatedUser: &autohand.GetStateResultAuthenticatedUser{Email: ptr(a.cfg.account)},
+		AuthenticatedUser: &autohand.GetStateResultAuthenticatedUser{Email: a.cfg.account},
 	}, nil
 }
 

@@ -123,13 +123,13 @@ func (a *agent) acknowledge(id, kind string) error {
 func (a *agent) PermissionResponse(_ context.Context, p *autohand.PermissionResponseParams) (*autohand.SuccessResult, error) {
 	var ans answer
 	switch {
-	case p.Decision != nil:
+	case p.Decision != "":
 		if !p.Decision.Valid() {
 			return nil, jsonrpc.InvalidParams("decision", "unknown decision")
 		}
-		ans.ok = strings.HasPrefix(string(*p.Decision), "allow_")
-		if p.Alternative != nil {
-			ans.text = *p.Alternative
+		ans.ok = strings.HasPrefix(string(p.Decision), "allow_")
+		if p.Alternative != "" {
+			ans.text = p.Alternative
 		}
 	case p.Allowed != nil:
 		ans.ok = *p.Allowed
@@ -139,7 +139,7 @@ func (a *agent) PermissionResponse(_ context.Context, p *autohand.PermissionResp
 	if err := a.deliver(p.RequestID, "permission", ans); err != nil {
 		return nil, err
 	}
-	if ans.ok && p.Decision != nil && *p.Decision == autohand.PermissionDecisionAllowSession {
+	if ans.ok && p.Decision != "" && p.Decision == autohand.PermissionDecisionAllowSession {
 		a.mu.Lock()
 		a.settings.yoloPattern = "write_file"
 		a.mu.Unlock()

@@ -38,7 +38,7 @@ func (a *agent) AutomodeStart(_ context.Context, p *autohand.AutomodeStartParams
 		return nil, autohand.NewAgentBusyError()
 	}
 	if a.automode.running() {
-		return &autohand.AutomodeStartResult{Error: ptr("auto-mode is already running")}, nil
+		return &autohand.AutomodeStartResult{Error: "auto-mode is already running"}, nil
 	}
 	m := &automode{sessionID: a.nextID("auto"), prompt: p.Prompt, max: 50, interval: 5,
 		status: autohand.AutomodeStatusResultStateStatusRunning, resume: make(chan struct{}, 1)}
@@ -58,7 +58,7 @@ func (a *agent) AutomodeStart(_ context.Context, p *autohand.AutomodeStartParams
 		defer cancel()
 		a.runAutomode(ctx, m)
 	}()
-	return &autohand.AutomodeStartResult{Success: true, SessionID: &m.sessionID}, nil
+	return &autohand.AutomodeStartResult{Success: true, SessionID: m.sessionID}, nil
 }
 
 // runAutomode plays the scripted task: done after a few iterations, or an
@@ -96,7 +96,7 @@ func (a *agent) runAutomode(ctx context.Context, m *automode) {
 		m.iteration, m.modified = i, i
 		entry := autohand.AutomodeLogEntry{Iteration: i, Timestamp: now(), Actions: []string{action}, TokensUsed: &tokens}
 		if i%m.interval == 0 {
-			m.last = &autohand.AutomodeCheckpoint{Commit: fmt.Sprintf("c0ffee%02d", i), Message: fmt.Sprintf("auto-mode checkpoint %d", i), Timestamp: ptr(now())}
+			m.last = &autohand.AutomodeCheckpoint{Commit: fmt.Sprintf("c0ffee%02d", i), Message: fmt.Sprintf("auto-mode checkpoint %d", i), Timestamp: now()}
 			entry.Checkpoint = m.last
 		}
 		m.log = append(m.log, entry)
@@ -137,7 +137,7 @@ func (a *agent) AutomodePause(context.Context) (*autohand.SuccessOrError, error)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.automode == nil || a.automode.status != autohand.AutomodeStatusResultStateStatusRunning {
-		return &autohand.SuccessOrError{Error: ptr("auto-mode is not running")}, nil
+		return &autohand.SuccessOrError{Error: "auto-mode is not running"}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusPaused
 	notice(a, autohand.MethodAutomodePause, a.client.AutomodePauseNotification, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
@@ -149,7 +149,7 @@ func (a *agent) AutomodeResume(context.Context) (*autohand.SuccessOrError, error
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.automode == nil || a.automode.status != autohand.AutomodeStatusResultStateStatusPaused {
-		return &autohand.SuccessOrError{Error: ptr("auto-mode is not paused")}, nil
+		return &autohand.SuccessOrError{Error: "auto-mode is not paused"}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusRunning
 	notice(a, autohand.MethodAutomodeResume, a.client.AutomodeResumeNotification, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
@@ -165,13 +165,13 @@ func (a *agent) AutomodeCancel(_ context.Context, p *autohand.AutomodeCancelPara
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.automode.running() {
-		return &autohand.SuccessOrError{Error: ptr("auto-mode is not running")}, nil
+		return &autohand.SuccessOrError{Error: "auto-mode is not running"}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusCancelled
 	a.automode.cancel()
 	reason := "cancelled by the client"
-	if p.Reason != nil {
-		reason = *p.Reason
+	if p.Reason != "" {
+		reason = p.Reason
 	}
 	notice(a, autohand.MethodAutomodeCancel, a.client.AutomodeCancelNotification, &autohand.AutomodeCancelNotice{SessionID: a.automode.sessionID, Reason: reason, Iteration: a.automode.iteration, Timestamp: now()})
 	return &autohand.SuccessOrError{Success: true}, nil

@@ -25,7 +25,7 @@ func keepNewest[T any](s []T, n int) []T {
 func (a *agent) queueFull() *autohand.GoalMutationResult {
 	res := a.mutation()
 	res.Ok = false
-	res.Message = ptr(fmt.Sprintf("The goal queue is full (%d goals); start or remove one first.", maxKept))
+	res.Message = fmt.Sprintf("The goal queue is full (%d goals); start or remove one first.", maxKept)
 	return res
 }
 

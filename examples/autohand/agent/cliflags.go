@@ -109,7 +109,7 @@ func refuseSignedOut(logger *slog.Logger) error {
 	})
 	data := autohand.ProfileErrorData{
 		Kind: autohand.ProfileErrorDataKindAuthenticationRequired, Stage: "startup",
-		Retryable: true, ProviderID: ptr("scripted"),
+		Retryable: true, ProviderID: "scripted",
 	}
 	err := autohand.NewAuthenticationRequiredError(&data)
 	err.Message = "Authentication required: sign in, then start the agent again."

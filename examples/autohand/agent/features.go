@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -43,8 +44,8 @@ func (a *agent) BrowserHandoffAttach(_ context.Context, p *autohand.BrowserHando
 // attached describes the session a handoff joins; a.mu must be held.
 func (a *agent) attached() *autohand.BrowserHandoffAttachResult {
 	return &autohand.BrowserHandoffAttachResult{
-		Success: true, SessionID: ptr(a.sessionID), WorkspaceRoot: ptr(a.cfg.workspace),
-		MessageCount: ptr(int64(len(a.messages))),
+		Success: true, SessionID: a.sessionID, WorkspaceRoot: a.cfg.workspace,
+		MessageCount: ptr.To(int64(len(a.messages))),
 	}
 }
 
@@ -75,9 +76,9 @@ func (a *agent) BrowserCapabilitiesSet(_ context.Context, p *autohand.BrowserCap
 
 // registry is the scripted community skills registry.
 var registry = []autohand.CommunitySkill{
-	{ID: "go-testing", Name: "go-testing", Description: "Write table-driven Go tests", Category: "testing", Tags: []string{"go"}, Rating: ptr(4.8), IsCurated: ptr(true)},
-	{ID: "commit-messages", Name: "commit-messages", Description: "Write clear commit messages", Category: "git", Rating: ptr(4.5), IsFeatured: ptr(true)},
-	{ID: "shell-runner", Name: "shell-runner", Description: "Run arbitrary shell scripts", Category: "automation", Tags: []string{"shell"}, Rating: ptr(3.9)},
+	{ID: "go-testing", Name: "go-testing", Description: "Write table-driven Go tests", Category: "testing", Tags: []string{"go"}, Rating: ptr.To(4.8), IsCurated: true},
+	{ID: "commit-messages", Name: "commit-messages", Description: "Write clear commit messages", Category: "git", Rating: ptr.To(4.5), IsFeatured: true},
+	{ID: "shell-runner", Name: "shell-runner", Description: "Run arbitrary shell scripts", Category: "automation", Tags: []string{"shell"}, Rating: ptr.To(3.9)},
 }
 
 // GetSkillsRegistry lists the registry.
@@ -105,13 +106,13 @@ func (a *agent) InstallSkill(ctx context.Context, p *autohand.SkillInstall) (*au
 		}
 	}
 	if skill == nil {
-		return &autohand.SkillInstallResult{Error: ptr("no skill " + p.SkillName + " in the registry")}, nil
+		return &autohand.SkillInstallResult{Error: "no skill " + p.SkillName + " in the registry"}, nil
 	}
 	a.mu.Lock()
 	_, have := a.skills[skill.Name]
-	if have && (p.Force == nil || !*p.Force) {
+	if have && !p.Force {
 		a.mu.Unlock()
-		return &autohand.SkillInstallResult{SkillName: &skill.Name, Error: ptr("already installed; set force to overwrite")}, nil
+		return &autohand.SkillInstallResult{SkillName: skill.Name, Error: "already installed; set force to overwrite"}, nil
 	}
 	dir := filepath.Join(a.cfg.workspace, ".autohand", "skills", skill.Name)
 	if p.Scope == autohand.SkillScopeUser {
@@ -121,11 +122,11 @@ func (a *agent) InstallSkill(ctx context.Context, p *autohand.SkillInstall) (*au
 	a.mu.Unlock()
 	if skill.Category == "automation" {
 		a.note(a.client.LearnSecurityWarning(ctx, &autohand.LearnSecurityWarningParams{
-			Skill: &skill.Name, Message: skill.Name + " can run arbitrary shell commands", Timestamp: now(),
+			Skill: skill.Name, Message: skill.Name + " can run arbitrary shell commands", Timestamp: now(),
 		}))
 	}
 	a.note(a.client.LearnInstallComplete(ctx, &autohand.LearnInstallCompleteParams{Skills: []string{skill.Name}, Timestamp: now()}))
-	return &autohand.SkillInstallResult{Success: true, SkillName: &skill.Name, Path: &dir}, nil
+	return &autohand.SkillInstallResult{Success: true, SkillName: skill.Name, Path: dir}, nil
 }
 
 func (a *agent) learnProgress(ctx context.Context, steps ...autohand.LearnProgressParamsStatus) {
@@ -175,7 +176,7 @@ func (a *agent) LearnGenerate(ctx context.Context, p *autohand.LearnGeneratePara
 	a.mu.Lock()
 	a.skills[name] = dir
 	a.mu.Unlock()
-	return &autohand.LearnGenerateResult{Success: true, SkillName: &name, SkillPath: &dir}, nil
+	return &autohand.LearnGenerateResult{Success: true, SkillName: name, SkillPath: dir}, nil
 }
 
 // SkillsSearch finds registry skills whose name, description or tags hold
@@ -224,7 +225,7 @@ func (a *agent) SkillsRemove(_ context.Context, p *autohand.SkillsRemoveParams) 
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, ok := a.skills[p.SkillName]; !ok {
-		return &autohand.SkillsRemoveResult{SkillName: p.SkillName, Error: ptr(p.SkillName + " is not installed")}, nil
+		return &autohand.SkillsRemoveResult{SkillName: p.SkillName, Error: p.SkillName + " is not installed"}, nil
 	}
 	delete(a.skills, p.SkillName)
 	return &autohand.SkillsRemoveResult{Success: true, SkillName: p.SkillName}, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -46,11 +47,11 @@ func remaining(budget *int64, used int64) *int64 {
 	if budget == nil {
 		return nil
 	}
-	return ptr(max(*budget-used, 0))
+	return ptr.To(max(*budget-used, 0))
 }
 
 func disabledMutation() *autohand.GoalMutationResult {
-	return &autohand.GoalMutationResult{Message: ptr(goalsDisabled)}
+	return &autohand.GoalMutationResult{Message: goalsDisabled}
 }
 
 // GoalGet returns the goal snapshot.
@@ -132,7 +133,7 @@ func (a *agent) GoalUpdate(_ context.Context, p *autohand.GoalUpdateParams) (*au
 	g := a.goals.active
 	if g == nil {
 		res := a.mutation()
-		res.Ok, res.Message = false, ptr("no active goal")
+		res.Ok, res.Message = false, "no active goal"
 		return res, nil
 	}
 	next := *g
@@ -150,11 +151,11 @@ func (a *agent) GoalUpdate(_ context.Context, p *autohand.GoalUpdateParams) (*au
 			return nil, err
 		}
 	}
-	if p.Objective != nil {
-		next.Objective = *p.Objective
+	if p.Objective != "" {
+		next.Objective = p.Objective
 	}
-	if p.Status != nil {
-		next.Status = *p.Status
+	if p.Status != "" {
+		next.Status = p.Status
 	}
 	next.UpdatedAt = now()
 	if next.Status == autohand.GoalStatusComplete {
@@ -197,7 +198,7 @@ func (a *agent) GoalQueue(_ context.Context, p *autohand.GoalQueueParams) (*auto
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if p.Objective == nil || strings.TrimSpace(*p.Objective) == "" {
+	if p.Objective == "" || strings.TrimSpace(p.Objective) == "" {
 		r := autohand.NewGoalQueueResult(a.snapshot())
 		return &r, nil
 	}
@@ -206,7 +207,7 @@ func (a *agent) GoalQueue(_ context.Context, p *autohand.GoalQueueParams) (*auto
 		return &r, nil
 	}
 	q := a.enqueue(&autohand.GoalRequest{
-		Objective: *p.Objective, TokenBudget: p.TokenBudget, TimeBudgetSeconds: p.TimeBudgetSeconds,
+		Objective: p.Objective, TokenBudget: p.TokenBudget, TimeBudgetSeconds: p.TimeBudgetSeconds,
 		MinTokensBeforeWrapUp: p.MinTokensBeforeWrapUp, MinTimeSecondsBeforeWrapUp: p.MinTimeSecondsBeforeWrapUp,
 	})
 	res := a.mutation()
@@ -225,11 +226,11 @@ func (a *agent) GoalStartQueued(context.Context) (*autohand.GoalMutationResult, 
 	switch {
 	case a.goals.active != nil:
 		res := a.mutation()
-		res.Ok, res.Message = false, ptr("a goal is already active")
+		res.Ok, res.Message = false, "a goal is already active"
 		return res, nil
 	case len(a.goals.queue) == 0:
 		res := a.mutation()
-		res.Ok, res.Message = false, ptr("the queue is empty")
+		res.Ok, res.Message = false, "the queue is empty"
 		return res, nil
 	}
 	q := a.goals.queue[0]
@@ -254,7 +255,7 @@ func (a *agent) GoalListTemplates(context.Context) (*autohand.GoalListTemplatesR
 	}
 	r := autohand.NewGoalListTemplatesResult(autohand.GoalTemplates{{
 		Name: "fix-tests", Path: fmt.Sprintf("%s/.autohand/goals/fix-tests.md", a.cfg.workspace),
-		Description: ptr("Make the test suite pass"), Aliases: []string{"tests"}, AllowCommands: []string{"go test ./..."},
+		Description: "Make the test suite pass", Aliases: []string{"tests"}, AllowCommands: []string{"go test ./..."},
 		RequiredPlaceholders: []string{}, RequiredFlags: []string{}, RequiresArgs: false,
 	}})
 	return &r, nil

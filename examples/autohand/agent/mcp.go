@@ -19,7 +19,7 @@ type mcpState struct {
 func newMCPState() mcpState {
 	return mcpState{
 		configs: map[string]autohand.McpServerConfig{
-			"filesystem": {Name: "filesystem", Transport: autohand.McpServerConfigTransportStdio, Command: ptr("mcp-filesystem"), AutoConnect: ptr(true)},
+			"filesystem": {Name: "filesystem", Transport: autohand.McpServerConfigTransportStdio, Command: "mcp-filesystem", AutoConnect: true},
 		},
 		disabled: map[string]bool{},
 	}
@@ -66,7 +66,7 @@ func (a *agent) McpListTools(_ context.Context, p *autohand.McpListToolsParams) 
 	defer a.mu.Unlock()
 	res := &autohand.McpListToolsResult{Tools: []autohand.McpToolInfo{}}
 	for _, t := range a.mcp.serverTools() {
-		if p.ServerName == nil || *p.ServerName == t.ServerName {
+		if p.ServerName == "" || p.ServerName == t.ServerName {
 			res.Tools = append(res.Tools, t)
 		}
 	}
@@ -116,10 +116,10 @@ func (a *agent) callEditorTool(ctx context.Context, name string) string {
 func (a *agent) McpInvokeResponse(_ context.Context, p *autohand.McpInvokeResponseParams) (*autohand.SuccessResult, error) {
 	ans := answer{ok: p.Success}
 	switch {
-	case p.Result != nil:
-		ans.text = *p.Result
-	case p.Error != nil:
-		ans.text = *p.Error
+	case p.Result != "":
+		ans.text = p.Result
+	case p.Error != "":
+		ans.text = p.Error
 	}
 	if err := a.deliver(p.RequestID, "mcp", ans); err != nil {
 		return nil, err

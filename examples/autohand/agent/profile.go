@@ -87,7 +87,7 @@ func (a *agent) RuntimeInspect(context.Context) (*autohand.RuntimeInspectResult,
 			Artifacts:    []autohand.RuntimeInspectResultCliIdentityArtifactsItem{{Path: exe, Size: size, Sha256: sum}},
 			IdentityHash: hex.EncodeToString(id[:]),
 		},
-		ProviderID: "scripted", Model: ptr(a.cfg.model),
+		ProviderID: "scripted", Model: a.cfg.model,
 		Authentication:       auth,
 		ClientContext:        autohand.RuntimeInspectResultClientContextBlueprint,
 		AnswerOnly:           a.cfg.profile == profileAnswerOnly,
@@ -98,9 +98,9 @@ func (a *agent) RuntimeInspect(context.Context) (*autohand.RuntimeInspectResult,
 // destination is where the -inference flag says the model runs.
 func (a *agent) destination() autohand.InferenceDestination {
 	if a.cfg.inference == "hosted" {
-		return autohand.NewInferenceDestination(autohand.InferenceHosted{Provider: "scripted", Origin: ptr("https://api.example.com")})
+		return autohand.NewInferenceDestination(autohand.InferenceHosted{Provider: "scripted", Origin: "https://api.example.com"})
 	}
-	return autohand.NewInferenceDestination(autohand.InferenceInProcess{Provider: ptr("scripted")})
+	return autohand.NewInferenceDestination(autohand.InferenceInProcess{Provider: "scripted"})
 }
 
 var policyHash = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -121,7 +121,7 @@ func (a *agent) Answer(_ context.Context, p *autohand.AnswerParams) (*autohand.A
 	}
 	if a.cfg.account == "" {
 		return nil, autohand.NewAuthenticationRequiredError(&autohand.ProfileErrorData{
-			Kind: autohand.ProfileErrorDataKindAuthenticationRequired, Retryable: true, ProviderID: ptr("scripted"),
+			Kind: autohand.ProfileErrorDataKindAuthenticationRequired, Retryable: true, ProviderID: "scripted",
 		})
 	}
 	var evidence []string
@@ -153,7 +153,7 @@ func (a *agent) Answer(_ context.Context, p *autohand.AnswerParams) (*autohand.A
 	if len(result) > 64<<10 {
 		return nil, autohand.NewOutputLimitExceededError()
 	}
-	return &autohand.AnswerResult{Result: result, ProviderID: "scripted", Model: ptr(a.cfg.model), InferenceDestination: a.destination()}, nil
+	return &autohand.AnswerResult{Result: result, ProviderID: "scripted", Model: a.cfg.model, InferenceDestination: a.destination()}, nil
 }
 
 // LoginBegin starts a scripted device authorization: authorized at the

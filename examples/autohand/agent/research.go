@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -55,7 +56,7 @@ func (a *agent) report() *autohand.AutoresearchReport {
 			text = "running: " + r.goal
 		}
 	}
-	res := &autohand.AutoresearchReport{Success: true, Active: ptr(r.active), StatusText: &text, RunsLogged: ptr(int64(len(r.attempts)))}
+	res := &autohand.AutoresearchReport{Success: true, Active: r.active, StatusText: text, RunsLogged: ptr.To(int64(len(r.attempts)))}
 	if r.started {
 		res.State = &autohand.AutoresearchState{Active: r.active, Goal: r.goal, Iteration: int64(len(r.attempts)), MaxIterations: r.max}
 		res.Attempts = append([]autohand.HistoryAttempt{}, r.attempts...)
@@ -91,8 +92,8 @@ func (a *agent) AutoresearchStart(_ context.Context, p *autohand.AutoresearchSta
 		r.max = *p.MaxIterations
 	}
 	res := a.report()
-	res.Message = ptr("auto-research started")
-	res.Instruction = ptr("Lower " + metric + ": " + p.Objective)
+	res.Message = "auto-research started"
+	res.Instruction = "Lower " + metric + ": " + p.Objective
 	a.announce(sub, res)
 	return res, nil
 }
@@ -104,9 +105,9 @@ func (a *agent) announce(sub autohand.AutoresearchLifecycleSubcommand, res *auto
 	if sub == autohand.AutoresearchLifecycleSubcommandStatus {
 		method, send = autohand.MethodAutoresearchStatus, a.client.AutoresearchStatusNotification
 	}
-	n := &autohand.AutoresearchLifecycle{Active: *res.Active, RunsLogged: *res.RunsLogged, StatusText: res.StatusText, Subcommand: sub, Message: res.Message, Timestamp: now()}
+	n := &autohand.AutoresearchLifecycle{Active: res.Active, RunsLogged: *res.RunsLogged, StatusText: res.StatusText, Subcommand: sub, Message: res.Message, Timestamp: now()}
 	if res.State != nil {
-		n.Goal, n.Iteration, n.MaxIterations = &res.State.Goal, &res.State.Iteration, &res.State.MaxIterations
+		n.Goal, n.Iteration, n.MaxIterations = res.State.Goal, &res.State.Iteration, &res.State.MaxIterations
 	}
 	notice(a, method, send, n)
 }
@@ -138,32 +139,32 @@ func (a *agent) AutoresearchStop(ctx context.Context) (*autohand.AutoresearchRep
 	r := &a.research
 	if !r.active {
 		a.mu.Unlock()
-		return &autohand.AutoresearchReport{Error: ptr("auto-research is not running")}, nil
+		return &autohand.AutoresearchReport{Error: "auto-research is not running"}, nil
 	}
 	r.active = false
 	res := a.report()
 	a.mu.Unlock()
-	res.Message = ptr("auto-research paused")
+	res.Message = "auto-research paused"
 	a.note(a.client.AutoresearchPause(ctx, &autohand.AutoresearchLifecycle{
-		Active: false, Goal: &r.goal, Iteration: &res.State.Iteration, MaxIterations: &r.max, RunsLogged: *res.RunsLogged,
+		Active: false, Goal: r.goal, Iteration: &res.State.Iteration, MaxIterations: &r.max, RunsLogged: *res.RunsLogged,
 		StatusText: res.StatusText, Subcommand: autohand.AutoresearchLifecycleSubcommandStop, Message: res.Message, Timestamp: now(),
 	}))
 	return res, nil
 }
 
 // ledgerOp reports a ledger operation's start and end around f.
-func (a *agent) ledgerOp(ctx context.Context, op autohand.AutoresearchEventParamsOperation, attempt string, f func() (ok bool, applied *bool)) {
-	ev := func(phase autohand.AutoresearchEventParamsPhase, ok bool, applied *bool) {
+func (a *agent) ledgerOp(ctx context.Context, op autohand.AutoresearchEventParamsOperation, attempt string, f func() (ok bool, applied bool)) {
+	ev := func(phase autohand.AutoresearchEventParamsPhase, ok bool, applied bool) {
 		p := &autohand.AutoresearchEventParams{Operation: op, Phase: phase, Success: ok, Applied: applied, Timestamp: now()}
 		if attempt != "" {
-			p.AttemptID = &attempt
+			p.AttemptID = attempt
 		}
 		if !ok {
-			p.Error = ptr("unknown attempt")
+			p.Error = "unknown attempt"
 		}
 		a.note(a.client.AutoresearchEvent(ctx, p))
 	}
-	ev(autohand.AutoresearchEventParamsPhaseStarted, true, nil)
+	ev(autohand.AutoresearchEventParamsPhaseStarted, true, false)
 	ok, applied := f()
 	if ok {
 		ev(autohand.AutoresearchEventParamsPhaseCompleted, true, applied)
@@ -185,11 +186,11 @@ func (a *agent) attempt(id string) *autohand.HistoryAttempt {
 // AutoresearchHistory lists the attempts.
 func (a *agent) AutoresearchHistory(ctx context.Context) (*autohand.AutoresearchHistoryResult, error) {
 	res := &autohand.AutoresearchHistoryResult{Success: true}
-	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationHistory, "", func() (bool, *bool) {
+	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationHistory, "", func() (bool, bool) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		res.Attempts = append([]autohand.HistoryAttempt{}, a.research.attempts...)
-		return true, nil
+		return true, false
 	})
 	return res, nil
 }
@@ -197,23 +198,23 @@ func (a *agent) AutoresearchHistory(ctx context.Context) (*autohand.Autoresearch
 // AutoresearchReplay measures an attempt again.
 func (a *agent) AutoresearchReplay(ctx context.Context, p *autohand.AutoresearchReplayParams) (*autohand.AutoresearchReplayResult, error) {
 	mode := autohand.EvaluatorModeOriginal
-	if p.Evaluator != nil {
-		mode = *p.Evaluator
+	if p.Evaluator != "" {
+		mode = p.Evaluator
 	}
 	res := &autohand.AutoresearchReplayResult{}
-	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationReplay, p.AttemptID, func() (bool, *bool) {
+	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationReplay, p.AttemptID, func() (bool, bool) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		if a.attempt(p.AttemptID) == nil {
-			res.Error = ptr("no attempt " + p.AttemptID)
-			return false, nil
+			res.Error = "no attempt " + p.AttemptID
+			return false, false
 		}
 		dec := decision(p.AttemptID, autohand.DecisionRecordSourceReplay)
 		*res = autohand.AutoresearchReplayResult{
-			Success: true, AttemptID: &p.AttemptID, EvaluatorMode: &mode, Metrics: map[string]float64{metric: 10.3},
+			Success: true, AttemptID: p.AttemptID, EvaluatorMode: mode, Metrics: map[string]float64{metric: 10.3},
 			Samples: []autohand.EvaluationSample{sample(p.AttemptID, 10.3)}, Decision: &dec, DriftWarnings: []string{},
 		}
-		return true, nil
+		return true, false
 	})
 	return res, nil
 }
@@ -224,13 +225,13 @@ func (a *agent) AutoresearchRescore(ctx context.Context, p *autohand.Autoresearc
 	// nor all: true; as the CLI, refuse an empty attemptId too.
 	all, id := p.RescoreAll != nil, ""
 	if p.RescoreAttempt != nil {
-		id, all = p.RescoreAttempt.AttemptID, p.RescoreAttempt.All != nil && *p.RescoreAttempt.All
+		id, all = p.RescoreAttempt.AttemptID, p.RescoreAttempt.All
 		if id == "" && !all {
 			return nil, jsonrpc.InvalidParams("attemptId", "must not be empty")
 		}
 	}
 	res := &autohand.AutoresearchRescoreResult{Success: true, Decisions: []autohand.DecisionRecord{}}
-	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationRescore, id, func() (bool, *bool) {
+	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationRescore, id, func() (bool, bool) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		for _, at := range a.research.attempts {
@@ -239,9 +240,9 @@ func (a *agent) AutoresearchRescore(ctx context.Context, p *autohand.Autoresearc
 			}
 		}
 		if !all && len(res.Decisions) == 0 && a.attempt(id) == nil {
-			res.Success, res.Error = false, ptr("no attempt "+id)
+			res.Success, res.Error = false, "no attempt "+id
 		}
-		return res.Success, nil
+		return res.Success, false
 	})
 	return res, nil
 }
@@ -265,7 +266,7 @@ func (a *agent) AutoresearchCompare(_ context.Context, p *autohand.AutoresearchC
 	left, okL := side(p.LeftAttemptID)
 	right, okR := side(p.RightAttemptID)
 	if !okL || !okR {
-		return &autohand.AutoresearchCompareResult{Error: ptr("unknown attempt")}, nil
+		return &autohand.AutoresearchCompareResult{Error: "unknown attempt"}, nil
 	}
 	return &autohand.AutoresearchCompareResult{Success: true, Comparison: &autohand.AutoresearchCompareResultComparison{Left: left, Right: right}}, nil
 }
@@ -286,7 +287,7 @@ func (a *agent) AutoresearchPin(_ context.Context, p *autohand.AutoresearchPinPa
 	defer a.mu.Unlock()
 	at := a.attempt(p.AttemptID)
 	if at == nil {
-		return &autohand.AutoresearchPinResult{AttemptID: p.AttemptID, Error: ptr("no attempt " + p.AttemptID)}, nil
+		return &autohand.AutoresearchPinResult{AttemptID: p.AttemptID, Error: "no attempt " + p.AttemptID}, nil
 	}
 	at.Pinned = p.Pinned
 	return &autohand.AutoresearchPinResult{Success: true, AttemptID: p.AttemptID, Pinned: p.Pinned}, nil
@@ -295,9 +296,9 @@ func (a *agent) AutoresearchPin(_ context.Context, p *autohand.AutoresearchPinPa
 // AutoresearchPrune lists, or with yes deletes, the unpinned candidates'
 // artifacts (1 KiB each).
 func (a *agent) AutoresearchPrune(ctx context.Context, p *autohand.AutoresearchPruneParams) (*autohand.AutoresearchPruneResult, error) {
-	apply := p.Yes != nil && *p.Yes && (p.DryRun == nil || !*p.DryRun)
+	apply := p.Yes && !p.DryRun
 	res := &autohand.AutoresearchPruneResult{Success: true, Applied: apply, Candidates: []autohand.AutoresearchPruneResultCandidatesItem{}}
-	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationPrune, "", func() (bool, *bool) {
+	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationPrune, "", func() (bool, bool) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		for i, at := range a.research.attempts {
@@ -315,7 +316,7 @@ func (a *agent) AutoresearchPrune(ctx context.Context, p *autohand.AutoresearchP
 				res.RemainingBytes += 1024
 			}
 		}
-		return true, &apply
+		return true, apply
 	})
 	return res, nil
 }

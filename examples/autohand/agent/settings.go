@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -57,14 +58,14 @@ func (a *agent) GetSession(_ context.Context, p *autohand.GetSessionParams) (*au
 	if s == nil {
 		return &autohand.GetSessionResult{
 			SessionID: p.SessionID, Messages: []autohand.Message{}, Status: "unknown",
-			Error: ptr("no saved session " + p.SessionID), WorkspaceRoot: a.cfg.workspace,
+			Error: "no saved session " + p.SessionID, WorkspaceRoot: a.cfg.workspace,
 		}, nil
 	}
 	e := s.entry
 	return &autohand.GetSessionResult{
 		Success: true, SessionID: e.SessionID, ProjectName: e.ProjectName, Model: e.Model,
 		MessageCount: e.MessageCount, Status: string(e.Status), CreatedAt: e.CreatedAt,
-		LastActiveAt: e.LastActiveAt, Summary: ptr(s.messages[0].Content),
+		LastActiveAt: e.LastActiveAt, Summary: s.messages[0].Content,
 		Messages: append([]autohand.Message{}, s.messages...), WorkspaceRoot: a.cfg.workspace,
 	}, nil
 }
@@ -78,14 +79,14 @@ func (a *agent) SessionAttach(_ context.Context, p *autohand.SessionAttachParams
 	}
 	s := a.find(p.SessionID)
 	if s == nil {
-		return &autohand.SessionAttachResult{Error: ptr("no saved session " + p.SessionID)}, nil
+		return &autohand.SessionAttachResult{Error: "no saved session " + p.SessionID}, nil
 	}
 	a.archive()
 	a.sessionID = s.entry.SessionID
 	a.messages = append([]autohand.Message{}, s.messages...)
 	return &autohand.SessionAttachResult{
-		Success: true, SessionID: ptr(a.sessionID), WorkspaceRoot: ptr(a.cfg.workspace),
-		MessageCount: ptr(int64(len(a.messages))),
+		Success: true, SessionID: a.sessionID, WorkspaceRoot: a.cfg.workspace,
+		MessageCount: ptr.To(int64(len(a.messages))),
 	}, nil
 }
 
@@ -155,10 +156,10 @@ func (a *agent) ModelSet(_ context.Context, p *autohand.ModelSetParams) (*autoha
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.model = a.cfg.model
-	if p.Model != nil && *p.Model != "" {
-		a.model = *p.Model
+	if p.Model != "" {
+		a.model = p.Model
 	}
-	return &autohand.ModelSetResult{Success: true, CurrentModel: ptr(a.model)}, nil
+	return &autohand.ModelSetResult{Success: true, CurrentModel: a.model}, nil
 }
 
 // MaxThinkingTokensSet limits reasoning.
@@ -253,7 +254,7 @@ func (a *agent) GetContextUsage(context.Context) (*autohand.GetContextUsageResul
 	pct := float64(total) * 100 / float64(window)
 	return &autohand.GetContextUsageResult{
 		SystemPrompt: 800, Tools: 400, Messages: msgs, Total: total, ContextWindow: &window,
-		UsagePercent: &pct, IsWarning: ptr(pct >= 80), IsCritical: ptr(pct >= 95),
+		UsagePercent: &pct, IsWarning: pct >= 80, IsCritical: pct >= 95,
 	}, nil
 }
 

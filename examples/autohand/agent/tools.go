@@ -114,7 +114,7 @@ func (a *agent) askPermission(ctx context.Context, tool, desc string, pc *autoha
 func (a *agent) askDirectory(ctx context.Context, dir string) bool {
 	id, w := a.register("directory")
 	a.note(a.client.DirectoryAccessRequest(a.ctx, &autohand.DirectoryAccessRequestParams{
-		RequestID: id, Path: dir, Reason: ptr("the prompt mentions a file outside the workspace"), Timestamp: now(),
+		RequestID: id, Path: dir, Reason: "the prompt mentions a file outside the workspace", Timestamp: now(),
 	}))
 	ans, err := a.await(ctx, id, w, true)
 	if err != nil && ctx.Err() == nil {
@@ -149,16 +149,16 @@ func (a *agent) toolStep(ctx context.Context, t *turn, s *streamer, p *autohand.
 	a.mu.Lock()
 	free := a.allowedWithoutAsking(call.Name)
 	a.mu.Unlock()
-	allowed := free || a.askPermission(ctx, call.Name, "Write hello.txt", &autohand.PermissionContext{Path: ptr("hello.txt")})
+	allowed := free || a.askPermission(ctx, call.Name, "Write hello.txt", &autohand.PermissionContext{Path: "hello.txt"})
 	var result string
 	switch {
 	case ctx.Err() != nil:
 		result = "aborted"
-		a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Error: &result, Timestamp: now()}))
+		a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Error: result, Timestamp: now()}))
 	case !allowed:
 		result = "Permission denied"
 		a.note(c.Error(bg, &autohand.ErrorParams{Code: autohand.CodePermissionDenied, Message: "permission denied: " + call.Name, Recoverable: true, Timestamp: now()}))
-		a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Error: &result, Timestamp: now()}))
+		a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Error: result, Timestamp: now()}))
 	default:
 		a.note(c.ToolUpdate(bg, &autohand.ToolUpdateParams{ToolID: toolID, Output: "preparing hello.txt\n", Stream: autohand.ToolStreamStdout, Timestamp: now()}))
 		applied, total := a.previewChanges(ctx, t, toolID, call.Name, body)
@@ -168,16 +168,16 @@ func (a *agent) toolStep(ctx context.Context, t *turn, s *streamer, p *autohand.
 		result = fmt.Sprintf("applied %d of %d changes", len(applied), total)
 		if ctx.Err() != nil {
 			result = "aborted"
-			a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Error: &result, Timestamp: now()}))
+			a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Error: result, Timestamp: now()}))
 			break
 		}
 		a.note(c.ToolUpdate(bg, &autohand.ToolUpdateParams{ToolID: toolID, Output: result + "\n", Stream: autohand.ToolStreamStdout, Timestamp: now()}))
-		a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Success: true, Output: &result, Timestamp: now()}))
+		a.note(c.ToolEnd(bg, &autohand.ToolEndParams{ToolID: toolID, ToolName: call.Name, Success: true, Output: result, Timestamp: now()}))
 	}
 	t.results = append(t.results, result)
 	ok := result != "aborted" && result != "Permission denied"
 	a.note(c.HookPostTool(bg, &autohand.HookPostToolParams{
-		ToolID: toolID, ToolName: call.Name, Success: ok, Duration: time.Since(started).Milliseconds(), Output: &result, Timestamp: now(),
+		ToolID: toolID, ToolName: call.Name, Success: ok, Duration: time.Since(started).Milliseconds(), Output: result, Timestamp: now(),
 	}))
 	if p.StopWhen != nil && ctx.Err() == nil {
 		a.stepEnd(ctx, t, p.Message)
@@ -192,7 +192,7 @@ func (a *agent) stepEnd(ctx context.Context, t *turn, thought string) {
 		results[i] = r
 	}
 	a.note(a.client.StepEnd(a.ctx, &autohand.StepEndParams{
-		StepID: id, Step: autohand.StepEndParamsStep{StepNumber: 1, Thought: &thought, ToolCalls: t.calls, ToolResults: rawList(results)},
+		StepID: id, Step: autohand.StepEndParamsStep{StepNumber: 1, Thought: thought, ToolCalls: t.calls, ToolResults: rawList(results)},
 		Timestamp: now(),
 	}))
 	ans, err := a.await(ctx, id, w, false)

@@ -88,7 +88,7 @@ func (a *agent) runTurn(ctx context.Context, t *turn, p *autohand.PromptParams) 
 	a.mu.Lock()
 	sid := a.sessionID
 	a.mu.Unlock()
-	a.note(c.TurnStart(bg, &autohand.TurnStartParams{TurnID: t.id, SessionID: &sid, Instruction: &p.Message, Timestamp: now()}))
+	a.note(c.TurnStart(bg, &autohand.TurnStartParams{TurnID: t.id, SessionID: sid, Instruction: p.Message, Timestamp: now()}))
 	a.addMessage(autohand.MessageRoleUser, p.Message, nil)
 	for _, f := range files {
 		if outside(a.cfg.workspace, f) && !a.askDirectory(ctx, f) && ctx.Err() == nil {
@@ -97,7 +97,7 @@ func (a *agent) runTurn(ctx context.Context, t *turn, p *autohand.PromptParams) 
 	}
 
 	msgID := a.id("msg")
-	a.note(c.MessageStart(bg, &autohand.MessageStartParams{MessageID: msgID, Role: ptr("assistant"), TurnID: &t.id, Timestamp: now()}))
+	a.note(c.MessageStart(bg, &autohand.MessageStartParams{MessageID: msgID, Role: "assistant", TurnID: t.id, Timestamp: now()}))
 	var content strings.Builder
 	s := &streamer{a: a, ctx: ctx, msgID: msgID, out: &content, t: t}
 	switch {
@@ -130,9 +130,9 @@ func (s *streamer) say(text, thought string) {
 		if s.ctx.Err() != nil {
 			return
 		}
-		p := &autohand.MessageUpdateParams{MessageID: &s.msgID, Delta: w, Timestamp: now()}
+		p := &autohand.MessageUpdateParams{MessageID: s.msgID, Delta: w, Timestamp: now()}
 		if i == 0 && thought != "" {
-			p.Thought = &thought
+			p.Thought = thought
 		}
 		s.out.WriteString(w)
 		s.t.tokens += 4
@@ -187,7 +187,7 @@ func (a *agent) finishTurn(t *turn, msgID, content string, took time.Duration) {
 		end.ToolCalls = t.calls
 	}
 	if aborted {
-		end.Aborted = ptr(true)
+		end.Aborted = true
 	}
 	a.note(c.MessageEnd(bg, end))
 	a.addMessage(autohand.MessageRoleAssistant, content, t.calls)
@@ -196,11 +196,11 @@ func (a *agent) finishTurn(t *turn, msgID, content string, took time.Duration) {
 	}
 	ms := took.Milliseconds()
 	a.note(c.HookPostResponse(bg, &autohand.HookPostResponseParams{
-		TokensUsed: t.tokens, TokensUsageStatus: ptr(autohand.TokensUsageStatusActual),
+		TokensUsed: t.tokens, TokensUsageStatus: autohand.TokensUsageStatusActual,
 		ToolCallsCount: int64(len(t.calls)), Duration: ms, Timestamp: now(),
 	}))
 	a.note(c.HookStop(bg, &autohand.HookStopParams{
-		TokensUsed: t.tokens, TokensUsageStatus: ptr(autohand.TokensUsageStatusActual),
+		TokensUsed: t.tokens, TokensUsageStatus: autohand.TokensUsageStatusActual,
 		ToolCallsCount: int64(len(t.calls)), Duration: ms, Timestamp: now(),
 	}))
 	reason := autohand.TurnEndReasonCompleted
@@ -223,9 +223,9 @@ func (a *agent) finishTurn(t *turn, msgID, content string, took time.Duration) {
 	sid := a.sessionID
 	a.mu.Unlock()
 	a.note(c.TurnEnd(bg, &autohand.TurnEndParams{
-		TurnID: t.id, SessionID: &sid, TokensUsed: &t.tokens,
-		TokensUsageStatus: ptr(autohand.TokensUsageStatusActual), DurationMs: &ms,
-		ContextPercent: &pct, Reason: &reason, Timestamp: now(),
+		TurnID: t.id, SessionID: sid, TokensUsed: &t.tokens,
+		TokensUsageStatus: autohand.TokensUsageStatusActual, DurationMs: &ms,
+		ContextPercent: &pct, Reason: reason, Timestamp: now(),
 	}))
 }
 

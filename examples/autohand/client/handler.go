@@ -66,8 +66,8 @@ func (c *client) show(method string, params json.RawMessage) {
 	if name == "messageUpdate" {
 		var u autohand.MessageUpdateParams
 		if json.Unmarshal(params, &u) == nil {
-			if u.Thought != nil {
-				fmt.Fprintf(c.out, "(thinking: %s)\n", *u.Thought)
+			if u.Thought != "" {
+				fmt.Fprintf(c.out, "(thinking: %s)\n", u.Thought)
 			}
 			fmt.Fprint(c.out, u.Delta)
 			c.midLine = true
@@ -140,7 +140,7 @@ func (c *client) PermissionRequest(_ context.Context, p *autohand.PermissionRequ
 		if allow {
 			d = autohand.PermissionDecisionAllowOnce
 		}
-		_, err := c.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Decision: &d})
+		_, err := c.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Decision: d})
 		return err
 	})
 	return nil
@@ -202,9 +202,9 @@ func (c *client) McpInvokeRequest(_ context.Context, p *autohand.McpInvokeReques
 		res := &autohand.McpInvokeResponseParams{RequestID: p.RequestID}
 		if p.ToolName == c.cfg.mcpTool {
 			args, _ := json.Marshal(p.Args)
-			res.Success, res.Result = true, ptr(string(bytes.TrimSpace(args)))
+			res.Success, res.Result = true, string(bytes.TrimSpace(args))
 		} else {
-			res.Error = ptr("no editor tool " + p.ToolName)
+			res.Error = "no editor tool " + p.ToolName
 		}
 		_, err := c.agent.McpInvokeResponse(ctx, res)
 		return err
@@ -215,8 +215,8 @@ func (c *client) McpInvokeRequest(_ context.Context, p *autohand.McpInvokeReques
 // TurnEnd ends the run.
 func (c *client) TurnEnd(_ context.Context, p *autohand.TurnEndParams) error {
 	reason := autohand.TurnEndReasonCompleted
-	if p.Reason != nil {
-		reason = *p.Reason
+	if p.Reason != "" {
+		reason = p.Reason
 	}
 	select {
 	case c.turnEnd <- reason:
@@ -230,5 +230,3 @@ func (c *client) AgentEnd(context.Context, *autohand.AgentEndParams) error {
 	c.endOnce.Do(func() { close(c.ended) })
 	return nil
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -46,20 +47,20 @@ func initializeResult() *hermes.InitializeResult {
 	r := &hermes.InitializeResult{
 		Name:        "HL7 Tools",
 		Version:     Version,
-		Description: ptr("Name normalisation, import, export, checks and a live preview."),
+		Description: "Name normalisation, import, export, checks and a live preview.",
 		Authors:     []string{"The rpcgen authors"},
 		Capabilities: &hermes.Capabilities{
-			SchemaProvider: ptr(true),
+			SchemaProvider: true,
 			Events: []hermes.EventSubscription{
 				{Name: hermes.EventNameMessageOpened},
 				{Name: hermes.EventNameMessageSaved},
 				{Name: hermes.EventNameMessageChanged, Options: &hermes.EventOptions{
-					IncludeContent: ptr(true), Format: ptr(hermes.MessageFormatHL7)}},
+					IncludeContent: true, Format: hermes.MessageFormatHL7}},
 			},
 		},
 		Schema: &hermes.SchemaOverride{Segments: map[string]hermes.SegmentOverride{
 			"PID": {Fields: []hermes.FieldOverride{
-				{Field: 5, Component: ptr[uint32](1), Name: jsonrpc.Some("Family name"), Placeholder: jsonrpc.Some("SURNAME"), Maxlength: jsonrpc.Some[uint32](50)},
+				{Field: 5, Component: ptr.To[uint32](1), Name: jsonrpc.Some("Family name"), Placeholder: jsonrpc.Some("SURNAME"), Maxlength: jsonrpc.Some[uint32](50)},
 				{Field: 7, Datatype: jsonrpc.Some(hermes.FieldDatatypeDate), Placeholder: jsonrpc.Some("YYYYMMDD")},
 				// Absent properties (name) inherit, null (note) removes.
 				{Field: 8, Note: jsonrpc.NullOf[string](), Values: jsonrpc.Some(map[string]string{"F": "Female", "M": "Male", "O": "Other", "U": "Unknown"})},
@@ -73,7 +74,7 @@ func initializeResult() *hermes.InitializeResult {
 			Label:   b.label,
 			Icon:    `<svg viewBox="0 0 20 20" fill="none" stroke="currentColor" stroke-width="1.5">` + b.icon + `</svg>`,
 			Command: b.command,
-			Group:   ptr("hl7tools"),
+			Group:   "hl7tools",
 		})
 	}
 	return r
@@ -121,7 +122,7 @@ func export(ctx context.Context, e *extension) error {
 	}
 	name := fileName(msg.Message)
 	res, err := e.host.UISaveFile(ctx, &hermes.UISaveFileParams{
-		Title: ptr("Export message"), DefaultName: &name, Filters: hl7Filters})
+		Title: "Export message", DefaultName: name, Filters: hl7Filters})
 	if err != nil {
 		return fmt.Errorf("asking where to export: %w", err)
 	}
@@ -139,7 +140,7 @@ func exportToFolder(ctx context.Context, e *extension) error {
 	if err != nil {
 		return fmt.Errorf("reading the message: %w", err)
 	}
-	res, err := e.host.UISelectDirectory(ctx, &hermes.UISelectDirectoryParams{Title: ptr("Export to folder")})
+	res, err := e.host.UISelectDirectory(ctx, &hermes.UISelectDirectoryParams{Title: "Export to folder"})
 	if err != nil {
 		return fmt.Errorf("asking for a folder: %w", err)
 	}
@@ -161,7 +162,7 @@ func writeMessage(ctx context.Context, e *extension, path, message string) error
 
 // importFile replaces the message with a file, once the user agrees.
 func importFile(ctx context.Context, e *extension) error {
-	res, err := e.host.UIOpenFile(ctx, &hermes.UIOpenFileParams{Title: ptr("Import message"), Filters: hl7Filters})
+	res, err := e.host.UIOpenFile(ctx, &hermes.UIOpenFileParams{Title: "Import message", Filters: hl7Filters})
 	if err != nil {
 		return fmt.Errorf("asking for a file: %w", err)
 	}
@@ -175,7 +176,7 @@ func importFile(ctx context.Context, e *extension) error {
 	}
 	ok, err := e.host.UIShowConfirm(ctx, &hermes.UIShowConfirmParams{
 		Message: fmt.Sprintf("Replace the current message with %s?", filepath.Base(*res.Path)),
-		Title:   ptr("Import message"), Buttons: ptr(hermes.ConfirmButtonsOkCancel)})
+		Title:   "Import message", Buttons: hermes.ConfirmButtonsOkCancel})
 	if err != nil {
 		return fmt.Errorf("asking for confirmation: %w", err)
 	}
@@ -190,8 +191,8 @@ func importFile(ctx context.Context, e *extension) error {
 	}
 	if !set.Success {
 		reason := "no reason given"
-		if set.Error != nil {
-			reason = *set.Error
+		if set.Error != "" {
+			reason = set.Error
 		}
 		return fmt.Errorf("replacing the message: %s", reason)
 	}
@@ -201,7 +202,7 @@ func importFile(ctx context.Context, e *extension) error {
 
 // check reads files the user picks and reports which look like HL7.
 func check(ctx context.Context, e *extension) error {
-	res, err := e.host.UIOpenFiles(ctx, &hermes.UIOpenFilesParams{Title: ptr("HL7 files to check"), Filters: hl7Filters})
+	res, err := e.host.UIOpenFiles(ctx, &hermes.UIOpenFilesParams{Title: "HL7 files to check", Filters: hl7Filters})
 	if err != nil {
 		return fmt.Errorf("asking for files: %w", err)
 	}
@@ -252,6 +253,3 @@ func patchErrors(errs []hermes.PatchError) string {
 	}
 	return strings.Join(parts, "; ")
 }
-
-// ptr returns a pointer to v.
-func ptr[T any](v T) *T { return &v }

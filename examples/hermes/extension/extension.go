@@ -96,8 +96,8 @@ func (e *extension) Initialize(_ context.Context, params *hermes.InitializeParam
 // exits once Hermes closes stdin.
 func (e *extension) Shutdown(_ context.Context, params *hermes.ShutdownParams) (*hermes.ShutdownResult, error) {
 	reason := "unspecified"
-	if params.Reason != nil {
-		reason = string(*params.Reason)
+	if params.Reason != "" {
+		reason = string(params.Reason)
 	}
 	logf("shutting down (reason: %s)", reason)
 	e.mu.Lock()
@@ -163,11 +163,11 @@ func (e *extension) WindowClosed(_ context.Context, params *hermes.WindowClosedP
 
 // MessageChanged keeps the preview up to date.
 func (e *extension) MessageChanged(_ context.Context, params *hermes.MessageChangedParams) error {
-	if params.Message == nil {
+	if params.Message == "" {
 		logf("message changed")
 		return nil
 	}
-	content := *params.Message
+	content := params.Message
 	e.mu.Lock()
 	e.lastContent = content
 	p := e.preview
@@ -182,11 +182,11 @@ func (e *extension) MessageChanged(_ context.Context, params *hermes.MessageChan
 
 // MessageOpened logs which message is open now.
 func (e *extension) MessageOpened(_ context.Context, params *hermes.MessageOpenedParams) error {
-	if params.IsNew || params.FilePath == nil {
+	if params.IsNew || params.FilePath == "" {
 		logf("message opened: new message")
 		return nil
 	}
-	logf("message opened: %s", *params.FilePath)
+	logf("message opened: %s", params.FilePath)
 	return nil
 }
 
@@ -213,7 +213,7 @@ func (e *extension) execute(ctx context.Context, name string) {
 
 // show displays a message box, logging when it cannot.
 func (e *extension) show(ctx context.Context, kind hermes.MessageKind, title, text string) {
-	_, err := e.host.UIShowMessage(ctx, &hermes.UIShowMessageParams{Message: text, Title: &title, Kind: &kind})
+	_, err := e.host.UIShowMessage(ctx, &hermes.UIShowMessageParams{Message: text, Title: title, Kind: kind})
 	if err != nil {
 		errorf("showing %q: %v", text, err)
 	}

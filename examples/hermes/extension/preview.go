@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 )
 
 // preview serves the message as an HTML table on 127.0.0.1 for a Hermes
@@ -121,7 +122,7 @@ func togglePreview(ctx context.Context, e *extension) error {
 		return err
 	}
 	res, err := e.host.UIOpenWindow(ctx, &hermes.UIOpenWindowParams{
-		URL: p.url, Title: "HL7 preview", Width: ptr[uint32](700), Height: ptr[uint32](500), Resizable: ptr(true)})
+		URL: p.url, Title: "HL7 preview", Width: ptr.To[uint32](700), Height: ptr.To[uint32](500), Resizable: ptr.To(true)})
 	if err != nil {
 		p.close()
 		return fmt.Errorf("opening the preview window: %w", err)

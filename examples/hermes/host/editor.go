@@ -109,7 +109,7 @@ func (e *editor) EditorGetMessage(_ context.Context, p *hermes.EditorGetMessageP
 	}
 	r := &hermes.EditorGetMessageResult{Message: text, HasFile: e.filePath != ""}
 	if r.HasFile {
-		r.FilePath = &e.filePath
+		r.FilePath = e.filePath
 	}
 	return r, nil
 }
@@ -136,7 +136,7 @@ func (e *editor) EditorPatchMessage(ctx context.Context, p *hermes.EditorPatchMe
 	}
 	res := &hermes.EditorPatchMessageResult{Success: true}
 	for i, patch := range p.Patches {
-		err := e.msg.apply(paths[i], patch.Value, patch.Remove != nil && *patch.Remove, patch.Create != nil && *patch.Create)
+		err := e.msg.apply(paths[i], patch.Value, patch.Remove, patch.Create)
 		if err != nil {
 			res.Success = false
 			res.Errors = append(res.Errors, hermes.PatchError{Index: int64(i), Path: patch.Path, Message: err.Error()})
@@ -167,7 +167,7 @@ func (e *editor) EditorSetMessage(ctx context.Context, p *hermes.EditorSetMessag
 		m, err = parseHL7(p.Message)
 		if err != nil {
 			text := err.Error()
-			return &hermes.EditorSetMessageResult{Success: false, Error: &text}, nil
+			return &hermes.EditorSetMessageResult{Success: false, Error: text}, nil
 		}
 	default:
 		m, err = parseStructured(p.Format, p.Message)
@@ -189,15 +189,15 @@ func (e *editor) notifyChanged(ctx context.Context) {
 	sub := e.changed
 	params := &hermes.MessageChangedParams{HasFile: e.filePath != ""}
 	if params.HasFile {
-		params.FilePath = ptr(e.filePath)
+		params.FilePath = e.filePath
 	}
-	if sub != nil && sub.Options != nil && sub.Options.IncludeContent != nil && *sub.Options.IncludeContent {
+	if sub != nil && sub.Options != nil && sub.Options.IncludeContent {
 		format := hermes.MessageFormatHL7
-		if sub.Options.Format != nil {
-			format = *sub.Options.Format
+		if sub.Options.Format != "" {
+			format = sub.Options.Format
 		}
 		if text, err := e.current(format); err == nil {
-			params.Message, params.Format = &text, &format
+			params.Message, params.Format = text, format
 		}
 	}
 	e.mu.Unlock()
@@ -327,10 +327,10 @@ func (e *editor) UIShowMessage(_ context.Context, p *hermes.UIShowMessageParams)
 	}
 	defer end()
 	kind := hermes.MessageKindInfo
-	if p.Kind != nil {
-		kind = *p.Kind
+	if p.Kind != "" {
+		kind = p.Kind
 	}
-	e.log.Info("dialogue", "kind", jsonrpc.Truncate(string(kind)), "title", jsonrpc.Truncate(deref(p.Title)), "message", jsonrpc.Truncate(p.Message))
+	e.log.Info("dialogue", "kind", jsonrpc.Truncate(string(kind)), "title", jsonrpc.Truncate(p.Title), "message", jsonrpc.Truncate(p.Message))
 	return &hermes.UIShowMessageResult{Acknowledged: true}, nil
 }
 
@@ -341,7 +341,7 @@ func (e *editor) UIShowConfirm(_ context.Context, p *hermes.UIShowConfirmParams)
 		return nil, err
 	}
 	defer end()
-	e.log.Info("confirmation", "title", jsonrpc.Truncate(deref(p.Title)), "message", jsonrpc.Truncate(p.Message), "answer", e.answers.confirm)
+	e.log.Info("confirmation", "title", jsonrpc.Truncate(p.Title), "message", jsonrpc.Truncate(p.Message), "answer", e.answers.confirm)
 	return &hermes.UIShowConfirmResult{Confirmed: e.answers.confirm}, nil
 }
 
@@ -352,7 +352,7 @@ func (e *editor) UIOpenFile(_ context.Context, p *hermes.UIOpenFileParams) (*her
 		return nil, err
 	}
 	defer end()
-	e.log.Info("open file dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", deref(e.answers.openFile))
+	e.log.Info("open file dialogue", "title", jsonrpc.Truncate(p.Title), "answer", deref(e.answers.openFile))
 	return &hermes.UIOpenFileResult{Path: e.answers.openFile}, nil
 }
 
@@ -363,7 +363,7 @@ func (e *editor) UIOpenFiles(_ context.Context, p *hermes.UIOpenFilesParams) (*h
 		return nil, err
 	}
 	defer end()
-	e.log.Info("open files dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", e.answers.openFiles)
+	e.log.Info("open files dialogue", "title", jsonrpc.Truncate(p.Title), "answer", e.answers.openFiles)
 	return &hermes.UIOpenFilesResult{Paths: e.answers.openFiles}, nil
 }
 
@@ -374,7 +374,7 @@ func (e *editor) UISaveFile(_ context.Context, p *hermes.UISaveFileParams) (*her
 		return nil, err
 	}
 	defer end()
-	e.log.Info("save file dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", deref(e.answers.saveFile))
+	e.log.Info("save file dialogue", "title", jsonrpc.Truncate(p.Title), "answer", deref(e.answers.saveFile))
 	return &hermes.UISaveFileResult{Path: e.answers.saveFile}, nil
 }
 
@@ -385,11 +385,9 @@ func (e *editor) UISelectDirectory(_ context.Context, p *hermes.UISelectDirector
 		return nil, err
 	}
 	defer end()
-	e.log.Info("directory dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", deref(e.answers.directory))
+	e.log.Info("directory dialogue", "title", jsonrpc.Truncate(p.Title), "answer", deref(e.answers.directory))
 	return &hermes.UISelectDirectoryResult{Path: e.answers.directory}, nil
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func deref(s *string) string {
 	if s == nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -36,7 +37,7 @@ func TestPatchPathNumbersAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the largest path: %v", err)
 	}
-	if err := m.apply(p, ptr("x"), false, false); err != nil {
+	if err := m.apply(p, ptr.To("x"), false, false); err != nil {
 		t.Fatalf("patching the largest path: %v", err)
 	}
 }
@@ -81,13 +82,13 @@ func TestExtensionValuesAreTruncatedInLogs(t *testing.T) {
 	e := readyEditor(&buf)
 	huge := strings.Repeat("m", 1<<20)
 	ctx := context.Background()
-	if _, err := e.UIShowMessage(ctx, &hermes.UIShowMessageParams{Message: huge, Title: &huge}); err != nil {
+	if _, err := e.UIShowMessage(ctx, &hermes.UIShowMessageParams{Message: huge, Title: huge}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.UIShowConfirm(ctx, &hermes.UIShowConfirmParams{Message: huge, Title: &huge}); err != nil {
+	if _, err := e.UIShowConfirm(ctx, &hermes.UIShowConfirmParams{Message: huge, Title: huge}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.UIOpenFile(ctx, &hermes.UIOpenFileParams{Title: &huge}); err != nil {
+	if _, err := e.UIOpenFile(ctx, &hermes.UIOpenFileParams{Title: huge}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.UICloseWindow(ctx, &hermes.UICloseWindowParams{WindowID: huge}); err == nil || len(err.Error()) > 2*jsonrpc.MaxEchoBytes {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -40,11 +41,11 @@ type fieldDef struct {
 // an extension's overrides to inherit, remove and replace properties.
 func baseSchema() map[fieldKey]*fieldDef {
 	return map[fieldKey]*fieldDef{
-		{"PID", 3, 0}: {name: ptr("Patient identifier list"), required: ptr(true)},
-		{"PID", 5, 0}: {name: ptr("Patient name"), required: ptr(true)},
-		{"PID", 5, 1}: {name: ptr("Surname"), maxlength: ptr[uint32](194)},
-		{"PID", 7, 0}: {name: ptr("Date of birth"), datatype: ptr(hermes.FieldDatatypeDateTime)},
-		{"PID", 8, 0}: {name: ptr("Administrative sex"), note: ptr("HL7 table 0001"), values: map[string]string{"F": "Female", "M": "Male", "U": "Unknown"}},
+		{"PID", 3, 0}: {name: ptr.To("Patient identifier list"), required: ptr.To(true)},
+		{"PID", 5, 0}: {name: ptr.To("Patient name"), required: ptr.To(true)},
+		{"PID", 5, 1}: {name: ptr.To("Surname"), maxlength: ptr.To[uint32](194)},
+		{"PID", 7, 0}: {name: ptr.To("Date of birth"), datatype: ptr.To(hermes.FieldDatatypeDateTime)},
+		{"PID", 8, 0}: {name: ptr.To("Administrative sex"), note: ptr.To("HL7 table 0001"), values: map[string]string{"F": "Female", "M": "Male", "U": "Unknown"}},
 	}
 }
 

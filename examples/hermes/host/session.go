@@ -43,7 +43,7 @@ func session(ctx context.Context, cfg *config, ed *editor, cmd *exec.Cmd) error 
 	if subscribed[hermes.EventNameMessageOpened] {
 		p := &hermes.MessageOpenedParams{IsNew: ed.filePath == ""}
 		if !p.IsNew {
-			p.FilePath = ptr(ed.filePath)
+			p.FilePath = ed.filePath
 		}
 		if err := ext.MessageOpened(ctx, p); err != nil {
 			return fmt.Errorf("sending message/opened: %w", err)
@@ -73,7 +73,7 @@ func session(ctx context.Context, cfg *config, ed *editor, cmd *exec.Cmd) error 
 	}
 
 	ed.closeAll(ctx)
-	res, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: ptr(hermes.ShutdownReasonClosing)})
+	res, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: hermes.ShutdownReasonClosing})
 	if err != nil {
 		if errors.Is(err, jsonrpc.ErrTimeout) {
 			// The runtime has killed the process (SIGKILL) already.

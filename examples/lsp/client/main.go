@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/lsp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
@@ -89,11 +90,11 @@ func hover(ctx context.Context, logger *slog.Logger, file, language string, at l
 	dir := "file://" + filepath.ToSlash(filepath.Dir(path))
 	uri := lsp.DocumentURI("file://" + filepath.ToSlash(path))
 	init, err := server.Initialize(ctx, &lsp.InitializeParams{
-		ProcessID:        ptr(int32(os.Getpid())),
+		ProcessID:        ptr.To(int32(os.Getpid())),
 		ClientInfo:       &lsp.XInitializeParamsClientInfo{Name: "rpcgen-lsp-client"},
 		WorkspaceFolders: jsonrpc.Some([]lsp.WorkspaceFolder{{URI: lsp.URI(dir), Name: filepath.Base(filepath.Dir(path))}}),
 		Capabilities: lsp.ClientCapabilities{
-			Workspace: &lsp.WorkspaceClientCapabilities{Configuration: ptr(true), WorkspaceFolders: ptr(true)},
+			Workspace: &lsp.WorkspaceClientCapabilities{Configuration: true, WorkspaceFolders: true},
 			TextDocument: &lsp.TextDocumentClientCapabilities{
 				Hover: &lsp.HoverClientCapabilities{ContentFormat: []lsp.MarkupKind{lsp.MarkupKindMarkdown, lsp.MarkupKindPlainText}},
 			},
@@ -155,8 +156,6 @@ func hoverText(h *lsp.Hover) string {
 	}
 	return "no hover"
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // editor is the client role: empty settings for each configuration item,
 // and every progress token and registration accepted.

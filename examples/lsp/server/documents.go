@@ -7,6 +7,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/examples/lsp/notes"
 	"github.com/rpcgen/rpcgen/generated/lsp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -61,14 +62,14 @@ func (s *server) publish(ctx context.Context, uri lsp.DocumentURI, d *notes.Doc)
 	for _, w := range d.Markers(marker) {
 		diags = append(diags, lsp.Diagnostic{
 			Range:    wordRange(w),
-			Severity: ptr(lsp.DiagnosticSeverityWarning),
-			Source:   ptr("notes"),
+			Severity: lsp.DiagnosticSeverityWarning,
+			Source:   "notes",
 			Message:  notes.MarkerMessage(marker),
 		})
 	}
 	return client(ctx).TextDocumentPublishDiagnostics(ctx, &lsp.PublishDiagnosticsParams{
 		URI:         uri,
-		Version:     ptr(d.Version),
+		Version:     ptr.To(d.Version),
 		Diagnostics: diags,
 	})
 }
@@ -103,7 +104,7 @@ func (s *server) TextDocumentHover(_ context.Context, p *lsp.HoverParams) (*lsp.
 	}
 	return &lsp.Hover{
 		Contents: lsp.NewHoverContents(lsp.MarkupContent{Kind: lsp.MarkupKindMarkdown, Value: d.Hover(w.Text)}),
-		Range:    ptr(wordRange(w)),
+		Range:    ptr.To(wordRange(w)),
 	}, nil
 }
 
@@ -115,9 +116,9 @@ func (s *server) TextDocumentCompletion(_ context.Context, p *lsp.CompletionPara
 	}
 	items := []lsp.CompletionItem{}
 	for _, w := range d.Distinct() {
-		items = append(items, lsp.CompletionItem{Label: w, Kind: ptr(lsp.CompletionItemKindText)})
+		items = append(items, lsp.CompletionItem{Label: w, Kind: lsp.CompletionItemKindText})
 	}
-	return ptr(lsp.NewTextDocumentCompletionResult(items)), nil
+	return ptr.To(lsp.NewTextDocumentCompletionResult(items)), nil
 }
 
 // WorkspaceExecuteCommand runs notes.count or notes.wait.
@@ -148,11 +149,11 @@ func (s *server) count(ctx context.Context, d *notes.Doc) (lsp.LSPAny, error) {
 		return nil, err
 	}
 	words := len(d.Words)
-	if err := report(lsp.WorkDoneProgressReport{Message: ptr(fmt.Sprintf("%d words", words))}); err != nil {
+	if err := report(lsp.WorkDoneProgressReport{Message: fmt.Sprintf("%d words", words)}); err != nil {
 		return nil, err
 	}
 	distinct := len(d.Distinct())
-	if err := report(lsp.WorkDoneProgressEnd{Message: ptr(fmt.Sprintf("%d distinct", distinct))}); err != nil {
+	if err := report(lsp.WorkDoneProgressEnd{Message: fmt.Sprintf("%d distinct", distinct)}); err != nil {
 		return nil, err
 	}
 	return json.Marshal(map[string]int{"words": words, "distinct": distinct})
@@ -163,7 +164,7 @@ func (s *server) count(ctx context.Context, d *notes.Doc) (lsp.LSPAny, error) {
 // client's support for work-done progress it sends nothing.
 func (s *server) progress(ctx context.Context, begin lsp.WorkDoneProgressBegin) (func(any) error, error) {
 	s.mu.Lock()
-	supported := s.caps.Window != nil && s.caps.Window.WorkDoneProgress != nil && *s.caps.Window.WorkDoneProgress
+	supported := s.caps.Window != nil && s.caps.Window.WorkDoneProgress
 	s.tokens++
 	token := lsp.NewProgressToken(fmt.Sprintf("notes-%d", s.tokens))
 	s.mu.Unlock()

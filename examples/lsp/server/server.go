@@ -42,8 +42,6 @@ func client(ctx context.Context) lsp.Client {
 	return lsp.NewClientRemote(jsonrpc.ConnFromContext(ctx))
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // Initialize keeps the client's capabilities and announces the server's.
 func (s *server) Initialize(_ context.Context, p *lsp.InitializeParams) (*lsp.InitializeResult, error) {
 	s.mu.Lock()
@@ -54,11 +52,11 @@ func (s *server) Initialize(_ context.Context, p *lsp.InitializeParams) (*lsp.In
 	}
 	return &lsp.InitializeResult{
 		Capabilities: lsp.ServerCapabilities{
-			TextDocumentSync: ptr(lsp.NewServerCapabilitiesTextDocumentSync(lsp.TextDocumentSyncOptions{
-				OpenClose: ptr(true),
-				Change:    ptr(lsp.TextDocumentSyncKindFull),
-			})),
-			HoverProvider:          ptr(lsp.NewServerCapabilitiesHoverProvider(true)),
+			TextDocumentSync: lsp.NewServerCapabilitiesTextDocumentSync(lsp.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    lsp.TextDocumentSyncKindFull,
+			}),
+			HoverProvider:          lsp.NewServerCapabilitiesHoverProvider(true),
 			CompletionProvider:     &lsp.CompletionOptions{},
 			ExecuteCommandProvider: &lsp.ExecuteCommandOptions{Commands: []string{cmdCount, cmdWait}},
 		},
@@ -75,7 +73,7 @@ func (s *server) Initialized(ctx context.Context, _ *lsp.InitializedParams) erro
 	if ws == nil {
 		return nil
 	}
-	if d := ws.DidChangeConfiguration; d != nil && d.DynamicRegistration != nil && *d.DynamicRegistration {
+	if d := ws.DidChangeConfiguration; d != nil && d.DynamicRegistration {
 		err := client(ctx).ClientRegisterCapability(ctx, &lsp.RegistrationParams{Registrations: []lsp.Registration{{
 			ID:              "notes-configuration",
 			Method:          lsp.MethodWorkspaceDidChangeConfiguration,
@@ -98,10 +96,10 @@ func (s *server) configure(ctx context.Context) error {
 	s.mu.Lock()
 	ws := s.caps.Workspace
 	s.mu.Unlock()
-	if ws == nil || ws.Configuration == nil || !*ws.Configuration {
+	if ws == nil || !ws.Configuration {
 		return nil
 	}
-	items, err := client(ctx).WorkspaceConfiguration(ctx, &lsp.ConfigurationParams{Items: []lsp.ConfigurationItem{{Section: ptr(section)}}})
+	items, err := client(ctx).WorkspaceConfiguration(ctx, &lsp.ConfigurationParams{Items: []lsp.ConfigurationItem{{Section: section}}})
 	if err != nil {
 		s.log.Warn("workspace/configuration", "error", jsonrpc.Truncate(err.Error()))
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -46,13 +47,13 @@ func (h *handler) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequest
 		if err != nil {
 			return nil, err
 		}
-		return ptr(mcp.NewCreateMessageResponse(mcp.CreateTaskResult{Task: info})), nil
+		return ptr.To(mcp.NewCreateMessageResponse(mcp.CreateTaskResult{Task: info})), nil
 	}
 	res, err := h.sample(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
-	return ptr(mcp.NewCreateMessageResponse(*res)), nil
+	return ptr.To(mcp.NewCreateMessageResponse(*res)), nil
 }
 
 // sample builds the echo model's reply and reports progress when asked.
@@ -83,9 +84,9 @@ func (h *handler) sample(ctx context.Context, c mcp.Server, p *mcp.CreateMessage
 	if words := strings.Fields(reply); int64(len(words)) > p.MaxTokens {
 		reply = strings.Join(words[:p.MaxTokens], " ")
 	}
-	if p.Meta != nil && p.Meta.ProgressToken != nil {
+	if p.Meta != nil && !p.Meta.ProgressToken.IsZero() {
 		total, msg := 1.0, "generated"
-		if err := c.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *p.Meta.ProgressToken, Progress: 1, Total: &total, Message: &msg}); err != nil {
+		if err := c.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: 1, Total: &total, Message: msg}); err != nil {
 			h.log.Warn("sending progress", "error", err)
 		}
 	}
@@ -93,7 +94,7 @@ func (h *handler) sample(ctx context.Context, c mcp.Server, p *mcp.CreateMessage
 		Role:       mcp.RoleAssistant,
 		Content:    mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: reply})),
 		Model:      "echo",
-		StopReason: ptr("endTurn"),
+		StopReason: "endTurn",
 	}, nil
 }
 
@@ -102,7 +103,7 @@ func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 	res := mcp.ElicitResult{Action: mcp.ElicitAction(h.elicit)}
 	if u := p.ElicitRequestURLParams; u != nil {
 		h.log.Info("the server asks the user to open a URL", "message", u.Message, "url", u.URL, "answer", h.elicit)
-		return ptr(mcp.NewElicitResponse(res)), nil
+		return ptr.To(mcp.NewElicitResponse(res)), nil
 	}
 	form := p.ElicitRequestFormParams
 	if form == nil {
@@ -119,14 +120,14 @@ func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 			res.Content[name] = v
 		}
 	}
-	return ptr(mcp.NewElicitResponse(res)), nil
+	return ptr.To(mcp.NewElicitResponse(res)), nil
 }
 
 // defaultValue is the value a user accepting the form as shown submits.
 func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
 	switch {
 	case p.StringSchema != nil:
-		return mcp.NewElicitValue(deref(p.StringSchema.Default)), nil
+		return mcp.NewElicitValue(p.StringSchema.Default), nil
 	case p.BooleanSchema != nil:
 		return mcp.NewElicitValue(deref(p.BooleanSchema.Default)), nil
 	case p.NumberSchema != nil:
@@ -144,11 +145,11 @@ func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
 // enumDefault is the choice a user accepting an enum property as shown
 // submits: its default, else its first value (none for a multi-select).
 func enumDefault(e mcp.EnumSchema) mcp.ElicitValue {
-	first := func(def *string, values []string) mcp.ElicitValue {
-		if def == nil && len(values) > 0 {
-			def = &values[0]
+	first := func(def string, values []string) mcp.ElicitValue {
+		if def == "" && len(values) > 0 {
+			def = values[0]
 		}
-		return mcp.NewElicitValue(deref(def))
+		return mcp.NewElicitValue(def)
 	}
 	switch {
 	case e.UntitledSingleSelectEnumSchema != nil:
@@ -201,7 +202,7 @@ func (h *handler) notifier(c mcp.Server) func(mcp.Task) {
 // Notifications from the server.
 
 func (h *handler) Progress(_ context.Context, p *mcp.ProgressNotificationParams) error {
-	h.log.Info("progress", "progress", p.Progress, "total", deref(p.Total), "message", deref(p.Message))
+	h.log.Info("progress", "progress", p.Progress, "total", deref(p.Total), "message", p.Message)
 	return nil
 }
 
@@ -231,7 +232,7 @@ func (h *handler) TaskStatus(_ context.Context, p *mcp.TaskStatusNotificationPar
 }
 
 func (h *handler) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotificationParams) error {
-	h.log.Info("server log", "level", p.Level, "logger", deref(p.Logger), "data", string(p.Data))
+	h.log.Info("server log", "level", p.Level, "logger", p.Logger, "data", string(p.Data))
 	return nil
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/streamhttp"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -197,7 +198,7 @@ func rootURIs(dirs []string) ([]mcp.Root, error) {
 		if err != nil {
 			return nil, fmt.Errorf("root %s: %w", d, err)
 		}
-		roots = append(roots, mcp.Root{URI: "file://" + filepath.ToSlash(abs), Name: ptr(filepath.Base(abs))})
+		roots = append(roots, mcp.Root{URI: "file://" + filepath.ToSlash(abs), Name: filepath.Base(abs)})
 	}
 	return roots, nil
 }
@@ -208,7 +209,7 @@ func initialize(ctx context.Context, srv mcp.Server, version string) (*mcp.Initi
 	res, err := srv.Initialize(ctx, &mcp.InitializeRequestParams{
 		ProtocolVersion: version,
 		Capabilities: mcp.ClientCapabilities{
-			Roots:       &mcp.ListChangedCapability{ListChanged: &yes},
+			Roots:       &mcp.ListChangedCapability{ListChanged: yes},
 			Sampling:    &mcp.SamplingCapability{},
 			Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}, URL: &mcp.Capability{}},
 			Tasks: &mcp.ClientTasksCapability{List: &mcp.Capability{}, Cancel: &mcp.Capability{},
@@ -232,10 +233,10 @@ func initialize(ctx context.Context, srv mcp.Server, version string) (*mcp.Initi
 func list(ctx context.Context, srv mcp.Server, caps mcp.ServerCapabilities, out *json.Encoder) error {
 	var all = map[string]any{}
 	if caps.Tools != nil {
-		tools, err := pages(ctx, func(c *mcp.Cursor) ([]mcp.Tool, *mcp.Cursor, error) {
+		tools, err := pages(ctx, func(c mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
 			r, err := srv.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: c})
 			if err != nil {
-				return nil, nil, err
+				return nil, "", err
 			}
 			return r.Tools, r.NextCursor, nil
 		})
@@ -245,20 +246,20 @@ func list(ctx context.Context, srv mcp.Server, caps mcp.ServerCapabilities, out 
 		all["tools"] = tools
 	}
 	if caps.Resources != nil {
-		res, err := pages(ctx, func(c *mcp.Cursor) ([]mcp.Resource, *mcp.Cursor, error) {
+		res, err := pages(ctx, func(c mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
 			r, err := srv.ListResources(ctx, &mcp.PaginatedRequestParams{Cursor: c})
 			if err != nil {
-				return nil, nil, err
+				return nil, "", err
 			}
 			return r.Resources, r.NextCursor, nil
 		})
 		if err != nil {
 			return fmt.Errorf("resources/list: %w", err)
 		}
-		templates, err := pages(ctx, func(c *mcp.Cursor) ([]mcp.ResourceTemplate, *mcp.Cursor, error) {
+		templates, err := pages(ctx, func(c mcp.Cursor) ([]mcp.ResourceTemplate, mcp.Cursor, error) {
 			r, err := srv.ListResourceTemplates(ctx, &mcp.PaginatedRequestParams{Cursor: c})
 			if err != nil {
-				return nil, nil, err
+				return nil, "", err
 			}
 			return r.ResourceTemplates, r.NextCursor, nil
 		})
@@ -268,10 +269,10 @@ func list(ctx context.Context, srv mcp.Server, caps mcp.ServerCapabilities, out 
 		all["resources"], all["resourceTemplates"] = res, templates
 	}
 	if caps.Prompts != nil {
-		prompts, err := pages(ctx, func(c *mcp.Cursor) ([]mcp.Prompt, *mcp.Cursor, error) {
+		prompts, err := pages(ctx, func(c mcp.Cursor) ([]mcp.Prompt, mcp.Cursor, error) {
 			r, err := srv.ListPrompts(ctx, &mcp.PaginatedRequestParams{Cursor: c})
 			if err != nil {
-				return nil, nil, err
+				return nil, "", err
 			}
 			return r.Prompts, r.NextCursor, nil
 		})
@@ -287,16 +288,16 @@ func list(ctx context.Context, srv mcp.Server, caps mcp.ServerCapabilities, out 
 }
 
 // pages follows the cursors of a list request to its end.
-func pages[T any](ctx context.Context, get func(*mcp.Cursor) ([]T, *mcp.Cursor, error)) ([]T, error) {
+func pages[T any](ctx context.Context, get func(mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
 	var all []T
-	var cursor *mcp.Cursor
+	var cursor mcp.Cursor
 	for {
 		items, next, err := get(cursor)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
-		if next == nil {
+		if next == "" {
 			return all, nil
 		}
 		if ctx.Err() != nil {
@@ -313,9 +314,9 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 		return nil, fmt.Errorf("-args is not a JSON object: %w", err)
 	}
 	token := mcp.NewProgressToken("call")
-	p := &mcp.CallToolRequestParams{Name: cfg.call, Arguments: args, Meta: &mcp.RequestMeta{ProgressToken: &token}}
+	p := &mcp.CallToolRequestParams{Name: cfg.call, Arguments: args, Meta: &mcp.RequestMeta{ProgressToken: token}}
 	if cfg.asTask {
-		p.Task = &mcp.TaskMetadata{TTL: ptr(int64(60000))}
+		p.Task = &mcp.TaskMetadata{TTL: ptr.To(int64(60000))}
 	}
 	resp, err := srv.CallTool(ctx, p)
 	if err != nil {
@@ -354,6 +355,3 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 	}
 	return json.Marshal(payload)
 }
-
-// ptr returns a pointer to v.
-func ptr[T any](v T) *T { return &v }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -52,11 +53,11 @@ func toolWithProgress(ctx context.Context, _ *session, c call) (*mcp.CallToolRes
 				return nil, err
 			}
 		}
-		if c.token == nil {
+		if c.token.IsZero() {
 			continue
 		}
 		msg := fmt.Sprintf("step %d of 3", i+1)
-		if err := c.client.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *c.token, Progress: done, Total: &total, Message: &msg}); err != nil {
+		if err := c.client.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: c.token, Progress: done, Total: &total, Message: msg}); err != nil {
 			return nil, fmt.Errorf("sending progress %v: %w", done, err)
 		}
 	}
@@ -128,8 +129,8 @@ func elicitation(ctx context.Context, s *session, c call) (*mcp.CallToolResult, 
 	}
 	return elicit(ctx, s, c, message, mcp.ElicitationSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{
-			"username": mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: ptr("The user's name")}),
-			"email":    mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: ptr("The user's email address")}),
+			"username": mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: "The user's name"}),
+			"email":    mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: "The user's email address"}),
 		},
 		Required: []string{"username", "email"},
 	})
@@ -140,14 +141,14 @@ func elicitation(ctx context.Context, s *session, c call) (*mcp.CallToolResult, 
 func elicitationDefaults(ctx context.Context, s *session, c call) (*mcp.CallToolResult, error) {
 	return elicit(ctx, s, c, "Please review your details; every field has a default.", mcp.ElicitationSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{
-			"name": mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: ptr("Your name"), Default: ptr("John Doe")}),
+			"name": mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: "Your name", Default: "John Doe"}),
 			"age": mcp.NewPrimitiveSchemaDefinition(mcp.NumberSchema{
-				Type: mcp.NumberSchemaTypeInteger, Description: ptr("Your age"), Default: ptr(30.0)}),
+				Type: mcp.NumberSchemaTypeInteger, Description: "Your age", Default: ptr.To(30.0)}),
 			"score": mcp.NewPrimitiveSchemaDefinition(mcp.NumberSchema{
-				Type: mcp.NumberSchemaTypeNumber, Description: ptr("Your score"), Default: ptr(95.5)}),
+				Type: mcp.NumberSchemaTypeNumber, Description: "Your score", Default: ptr.To(95.5)}),
 			"status": mcp.NewPrimitiveSchemaDefinition(mcp.NewEnumSchema(mcp.UntitledSingleSelectEnumSchema{
-				Description: ptr("Your status"), Enum: []string{"active", "inactive", "pending"}, Default: ptr("active")})),
-			"verified": mcp.NewPrimitiveSchemaDefinition(mcp.BooleanSchema{Description: ptr("Verified"), Default: ptr(true)}),
+				Description: "Your status", Enum: []string{"active", "inactive", "pending"}, Default: "active"})),
+			"verified": mcp.NewPrimitiveSchemaDefinition(mcp.BooleanSchema{Description: "Verified", Default: ptr.To(true)}),
 		},
 	})
 }
@@ -170,18 +171,18 @@ func elicitationEnums(ctx context.Context, s *session, c call) (*mcp.CallToolRes
 	return elicit(ctx, s, c, "Please pick from each list.", mcp.ElicitationSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{
 			"untitledSingle": enum(mcp.NewEnumSchema(mcp.UntitledSingleSelectEnumSchema{
-				Description: ptr("One option"), Enum: options})),
+				Description: "One option", Enum: options})),
 			"titledSingle": enum(mcp.NewEnumSchema(mcp.TitledSingleSelectEnumSchema{
-				Description: ptr("One titled option"), OneOf: titled("value", "First Option", "Second Option", "Third Option")})),
+				Description: "One titled option", OneOf: titled("value", "First Option", "Second Option", "Third Option")})),
 			//lint:ignore SA1019 the suite asks for the deprecated enumNames form too
 			"legacyEnum": enum(mcp.NewEnumSchema(mcp.LegacyTitledEnumSchema{
-				Description: ptr("One option, titled the legacy way"), Enum: []string{"opt1", "opt2", "opt3"},
+				Description: "One option, titled the legacy way", Enum: []string{"opt1", "opt2", "opt3"},
 				EnumNames: []string{"Option One", "Option Two", "Option Three"}})),
 			"untitledMulti": enum(mcp.NewEnumSchema(mcp.MultiSelectEnumSchema{
-				Description: ptr("Any of the options"),
+				Description: "Any of the options",
 				Items:       mcp.NewMultiSelectEnumItems(mcp.UntitledEnumItems{Enum: options})})),
 			"titledMulti": enum(mcp.NewEnumSchema(mcp.MultiSelectEnumSchema{
-				Description: ptr("Any of the titled options"),
+				Description: "Any of the titled options",
 				Items:       mcp.NewMultiSelectEnumItems(mcp.TitledEnumItems{AnyOf: titled("value", "First Choice", "Second Choice", "Third Choice")})})),
 		},
 	})

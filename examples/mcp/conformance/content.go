@@ -25,14 +25,14 @@ const (
 
 // resources are the resources resources/list lists.
 var resources = []mcp.Resource{
-	{URI: staticTextURI, Name: "static-text", Title: ptr("Static text"), Description: ptr("A text resource that never changes"), MimeType: ptr("text/plain")},
-	{URI: staticBinURI, Name: "static-binary", Title: ptr("Static binary"), Description: ptr("A PNG image that never changes"), MimeType: ptr("image/png")},
-	{URI: watchedURI, Name: "watched-resource", Title: ptr("Watched resource"), Description: ptr("A text resource to subscribe to"), MimeType: ptr("text/plain")},
+	{URI: staticTextURI, Name: "static-text", Title: "Static text", Description: "A text resource that never changes", MimeType: "text/plain"},
+	{URI: staticBinURI, Name: "static-binary", Title: "Static binary", Description: "A PNG image that never changes", MimeType: "image/png"},
+	{URI: watchedURI, Name: "watched-resource", Title: "Watched resource", Description: "A text resource to subscribe to", MimeType: "text/plain"},
 }
 
 // templates are the resource templates; {id} is any non-empty path segment.
 var templates = []mcp.ResourceTemplate{
-	{URITemplate: templateURI, Name: "template", Title: ptr("Data by id"), Description: ptr("JSON data for the id in the URI"), MimeType: ptr("application/json")},
+	{URITemplate: templateURI, Name: "template", Title: "Data by id", Description: "JSON data for the id in the URI", MimeType: "application/json"},
 }
 
 // templateIDs are the ids completion suggests for the template.
@@ -48,7 +48,7 @@ func (s *session) ListResourceTemplates(context.Context, *mcp.PaginatedRequestPa
 
 // textContents is a text resource's contents.
 func textContents(uri, mime, text string) mcp.ResourceContentsUnion {
-	return mcp.NewResourceContentsUnion(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: text})
+	return mcp.NewResourceContentsUnion(mcp.TextResourceContents{URI: uri, MimeType: mime, Text: text})
 }
 
 // templateID returns the id in a URI of the template, or false when uri
@@ -69,7 +69,7 @@ func read(uri string) (mcp.ResourceContentsUnion, bool) {
 	case staticTextURI:
 		return textContents(uri, "text/plain", "This is the content of the static text resource."), true
 	case staticBinURI:
-		return mcp.NewResourceContentsUnion(mcp.BlobResourceContents{URI: uri, MimeType: ptr("image/png"), Blob: redPixelPNG}), true
+		return mcp.NewResourceContentsUnion(mcp.BlobResourceContents{URI: uri, MimeType: "image/png", Blob: redPixelPNG}), true
 	case watchedURI:
 		return textContents(uri, "text/plain", "The watched resource has not changed."), true
 	}
@@ -124,15 +124,15 @@ func (s *session) Unsubscribe(_ context.Context, p *mcp.UnsubscribeRequestParams
 
 // prompts are the prompts prompts/list lists.
 var prompts = []mcp.Prompt{
-	{Name: "test_simple_prompt", Title: ptr("Simple prompt"), Description: ptr("A prompt without arguments")},
-	{Name: "test_prompt_with_arguments", Title: ptr("Prompt with arguments"), Description: ptr("A prompt that quotes its two arguments"),
+	{Name: "test_simple_prompt", Title: "Simple prompt", Description: "A prompt without arguments"},
+	{Name: "test_prompt_with_arguments", Title: "Prompt with arguments", Description: "A prompt that quotes its two arguments",
 		Arguments: []mcp.PromptArgument{
-			{Name: "arg1", Description: ptr("The first argument"), Required: ptr(true)},
-			{Name: "arg2", Description: ptr("The second argument"), Required: ptr(true)},
+			{Name: "arg1", Description: "The first argument", Required: true},
+			{Name: "arg2", Description: "The second argument", Required: true},
 		}},
-	{Name: "test_prompt_with_embedded_resource", Title: ptr("Prompt with an embedded resource"), Description: ptr("A prompt that embeds a resource at the URI given"),
-		Arguments: []mcp.PromptArgument{{Name: "resourceUri", Description: ptr("The URI of the embedded resource"), Required: ptr(true)}}},
-	{Name: "test_prompt_with_image", Title: ptr("Prompt with an image"), Description: ptr("A prompt that includes an image")},
+	{Name: "test_prompt_with_embedded_resource", Title: "Prompt with an embedded resource", Description: "A prompt that embeds a resource at the URI given",
+		Arguments: []mcp.PromptArgument{{Name: "resourceUri", Description: "The URI of the embedded resource", Required: true}}},
+	{Name: "test_prompt_with_image", Title: "Prompt with an image", Description: "A prompt that includes an image"},
 }
 
 // completions are the values completion suggests for each prompt argument,
@@ -154,7 +154,7 @@ func (s *session) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+jsonrpc.Truncate(p.Name), nil)
 	}
 	for _, arg := range prompts[i].Arguments {
-		if _, ok := p.Arguments[arg.Name]; ok || arg.Required == nil || !*arg.Required {
+		if _, ok := p.Arguments[arg.Name]; ok || !arg.Required {
 			continue
 		}
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Missing required argument: "+arg.Name, nil)
@@ -203,5 +203,5 @@ func (s *session) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mc
 		}
 	}
 	total, more := int64(len(values)), false
-	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: &total, HasMore: &more}}, nil
+	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: &total, HasMore: more}}, nil
 }

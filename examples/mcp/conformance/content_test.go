@@ -21,7 +21,7 @@ func TestResources(t *testing.T) {
 	}
 	var uris []string
 	for _, r := range list.Resources {
-		if r.Name == "" || r.Description == nil || r.MimeType == nil {
+		if r.Name == "" || r.Description == "" || r.MimeType == "" {
 			t.Errorf("resource %s lacks a name, description or MIME type", r.URI)
 		}
 		uris = append(uris, r.URI)
@@ -87,7 +87,7 @@ func TestPrompts(t *testing.T) {
 	}
 	var names []string
 	for _, p := range list.Prompts {
-		if p.Description == nil {
+		if p.Description == "" {
 			t.Errorf("prompt %s has no description", p.Name)
 		}
 		names = append(names, p.Name)

@@ -56,7 +56,7 @@ func (c *testClient) CreateMessage(_ context.Context, p *mcp.CreateMessageReques
 	c.sampled <- p
 	stop := "endTurn"
 	return &mcp.CreateMessageResponse{CreateMessageResult: &mcp.CreateMessageResult{
-		Role: mcp.RoleAssistant, Model: "test-model", StopReason: &stop,
+		Role: mcp.RoleAssistant, Model: "test-model", StopReason: stop,
 		Content: mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: "a sampled answer"})),
 	}}, nil
 }
@@ -101,7 +101,7 @@ func connect(t *testing.T, c *testClient, caps mcp.ClientCapabilities) (mcp.Serv
 		t.Errorf("initialize answered revision %q, want 2025-11-25", res.ProtocolVersion)
 	}
 	caps2 := res.Capabilities
-	if caps2.Tools == nil || caps2.Resources == nil || caps2.Resources.Subscribe == nil || !*caps2.Resources.Subscribe ||
+	if caps2.Tools == nil || caps2.Resources == nil || !caps2.Resources.Subscribe ||
 		caps2.Prompts == nil || caps2.Logging == nil || caps2.Completions == nil {
 		t.Errorf("initialize announced capabilities %+v; want tools, resources with subscribe, prompts, logging, completions", caps2)
 	}

@@ -62,11 +62,11 @@ func (s *session) Initialize(_ context.Context, p *mcp.InitializeRequestParams) 
 		Capabilities: mcp.ServerCapabilities{
 			Logging:     &mcp.Capability{},
 			Completions: &mcp.Capability{},
-			Prompts:     &mcp.ListChangedCapability{ListChanged: &yes},
-			Resources:   &mcp.ResourcesCapability{Subscribe: &yes, ListChanged: &yes},
-			Tools:       &mcp.ListChangedCapability{ListChanged: &yes},
+			Prompts:     &mcp.ListChangedCapability{ListChanged: yes},
+			Resources:   &mcp.ResourcesCapability{Subscribe: yes, ListChanged: yes},
+			Tools:       &mcp.ListChangedCapability{ListChanged: yes},
 		},
-		ServerInfo: mcp.Implementation{Name: "rpcgen-mcp-conformance", Title: ptr("rpcgen MCP conformance server"), Version: "1.0.0"},
+		ServerInfo: mcp.Implementation{Name: "rpcgen-mcp-conformance", Title: "rpcgen MCP conformance server", Version: "1.0.0"},
 	}, nil
 }
 
@@ -109,8 +109,5 @@ func (s *session) logf(ctx context.Context, c mcp.Client, level mcp.LoggingLevel
 		return err
 	}
 	logger := "conformance"
-	return c.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: level, Logger: &logger, Data: data})
+	return c.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: level, Logger: logger, Data: data})
 }
-
-// ptr returns a pointer to v.
-func ptr[T any](v T) *T { return &v }

@@ -12,7 +12,7 @@ import (
 // call is one tools/call as a tool sees it.
 type call struct {
 	client mcp.Client
-	token  *mcp.ProgressToken // nil: the caller wants no progress
+	token  mcp.ProgressToken // zero: the caller wants no progress
 	args   map[string]json.RawMessage
 }
 
@@ -57,7 +57,7 @@ func def(name, description, schema string) mcp.Tool {
 	if err := json.Unmarshal([]byte(schema), &s); err != nil {
 		panic(fmt.Sprintf("the input schema of %s: %v", name, err)) // a typo in the catalogue above
 	}
-	return mcp.Tool{Name: name, Description: &description, InputSchema: s}
+	return mcp.Tool{Name: name, Description: description, InputSchema: s}
 }
 
 func (s *session) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
@@ -115,7 +115,7 @@ func textBlock(format string, args ...any) mcp.ContentBlock {
 // toolError is a failed tool result whose text says why.
 func toolError(format string, args ...any) *mcp.CallToolResult {
 	r := result(textBlock(format, args...))
-	r.IsError = ptr(true)
+	r.IsError = true
 	return r
 }
 

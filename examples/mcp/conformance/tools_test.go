@@ -184,7 +184,7 @@ func TestProgressTool(t *testing.T) {
 	c := newTestClient()
 	server, _ := connect(t, c, bothCaps)
 	token := mcp.NewProgressToken("progress-test-1")
-	callTool(t, server, "test_tool_with_progress", nil, &mcp.RequestMeta{ProgressToken: &token})
+	callTool(t, server, "test_tool_with_progress", nil, &mcp.RequestMeta{ProgressToken: token})
 	for _, want := range []float64{0, 50, 100} {
 		p := recv(t, c.progress, "progress notification")
 		if !reflect.DeepEqual(p.ProgressToken, token) || p.Progress != want || p.Total == nil || *p.Total != 100 {

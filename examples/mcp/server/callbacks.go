@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -33,7 +34,7 @@ func (s *server) roots(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, 
 	}
 	var lines []string
 	for _, r := range res.Roots {
-		lines = append(lines, strings.TrimSpace(r.URI+" "+deref(r.Name)))
+		lines = append(lines, strings.TrimSpace(r.URI+" "+r.Name))
 	}
 	return text("%d roots\n%s", len(res.Roots), strings.Join(lines, "\n")), nil
 }
@@ -50,7 +51,7 @@ func (s *server) relayProgress(c mcp.Client, caller *mcp.ProgressToken) (*mcp.Re
 		s.relays[string(key)] = relay{token: *caller, client: c}
 	}
 	s.mu.Unlock()
-	return &mcp.RequestMeta{ProgressToken: &tok}, func() {
+	return &mcp.RequestMeta{ProgressToken: tok}, func() {
 		s.mu.Lock()
 		delete(s.relays, string(key))
 		s.mu.Unlock()
@@ -79,13 +80,13 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 	p := &mcp.CreateMessageRequestParams{
 		Meta:         meta,
 		Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: a.Prompt}))}},
-		SystemPrompt: ptr("You are a concise assistant."),
+		SystemPrompt: "You are a concise assistant.",
 		MaxTokens:    a.MaxTokens,
 	}
 	asTask := a.AsTask && caps.Tasks != nil && caps.Tasks.Requests != nil &&
 		caps.Tasks.Requests.Sampling != nil && caps.Tasks.Requests.Sampling.CreateMessage != nil
 	if asTask {
-		p.Task = &mcp.TaskMetadata{TTL: ptr(int64(60000))}
+		p.Task = &mcp.TaskMetadata{TTL: ptr.To(int64(60000))}
 	}
 	resp, err := c.CreateMessage(ctx, p)
 	if errors.Is(err, mcp.ErrUserRejected) {
@@ -184,14 +185,14 @@ func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, ra
 		return toolError("the client does not offer elicitation"), nil
 	}
 	form := "form"
-	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParams(mcp.ElicitRequestFormParams{
-		Mode:    &form,
+	resp, err := c.Elicit(ctx, ptr.To(mcp.NewElicitRequestParams(mcp.ElicitRequestFormParams{
+		Mode:    form,
 		Message: a.Question,
 		RequestedSchema: mcp.ElicitationSchema{
 			Type: "object",
 			Properties: map[string]mcp.PrimitiveSchemaDefinition{
-				"answer":    mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Title: ptr("Answer"), Default: ptr("yes")}),
-				"confident": mcp.NewPrimitiveSchemaDefinition(mcp.BooleanSchema{Title: ptr("Confident?"), Default: ptr(true)}),
+				"answer":    mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Title: "Answer", Default: "yes"}),
+				"confident": mcp.NewPrimitiveSchemaDefinition(mcp.BooleanSchema{Title: "Confident?", Default: ptr.To(true)}),
 			},
 			Required: []string{"answer"},
 		},
@@ -225,7 +226,7 @@ func (s *server) connect(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken
 		return toolError("the client does not offer URL elicitation"), nil
 	}
 	id := newElicitationID()
-	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParams(mcp.ElicitRequestURLParams{
+	resp, err := c.Elicit(ctx, ptr.To(mcp.NewElicitRequestParams(mcp.ElicitRequestURLParams{
 		Mode: "url", Message: "Sign in to connect your example account.", ElicitationID: id, URL: connectURL(id),
 	})))
 	if err != nil {

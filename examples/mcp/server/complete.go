@@ -93,5 +93,5 @@ func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp
 	if more {
 		values = values[:maxCompletions]
 	}
-	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: &total, HasMore: &more}}, nil
+	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: &total, HasMore: more}}, nil
 }

@@ -168,19 +168,19 @@ func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams)
 		Capabilities: mcp.ServerCapabilities{
 			Logging:     &mcp.Capability{},
 			Completions: &mcp.Capability{},
-			Prompts:     &mcp.ListChangedCapability{ListChanged: &yes},
-			Resources:   &mcp.ResourcesCapability{Subscribe: &yes, ListChanged: &yes},
-			Tools:       &mcp.ListChangedCapability{ListChanged: &yes},
+			Prompts:     &mcp.ListChangedCapability{ListChanged: yes},
+			Resources:   &mcp.ResourcesCapability{Subscribe: yes, ListChanged: yes},
+			Tools:       &mcp.ListChangedCapability{ListChanged: yes},
 			Tasks: &mcp.ServerTasksCapability{
 				List: &mcp.Capability{}, Cancel: &mcp.Capability{},
 				Requests: &mcp.ServerTaskRequests{Tools: &mcp.ServerTaskTools{Call: &mcp.Capability{}}},
 			},
 		},
 		ServerInfo: mcp.Implementation{
-			Name: "rpcgen-mcp-example", Title: ptr("rpcgen MCP example server"), Version: "1.0.0",
-			Description: ptr("The reference server of rpcgen's MCP package"),
+			Name: "rpcgen-mcp-example", Title: "rpcgen MCP example server", Version: "1.0.0",
+			Description: "The reference server of rpcgen's MCP package",
 		},
-		Instructions: ptr("Call echo to test the connection; slow reports progress and may run as a task."),
+		Instructions: "Call echo to test the connection; slow reports progress and may run as a task.",
 	}, nil
 }
 
@@ -237,18 +237,7 @@ func (s *server) logf(ctx context.Context, c mcp.Client, level mcp.LoggingLevel,
 		return
 	}
 	data, _ := json.Marshal(fmt.Sprintf(format, args...))
-	if err := c.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: level, Logger: &logger, Data: data}); err != nil {
+	if err := c.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: level, Logger: logger, Data: data}); err != nil {
 		s.log.Warn("sending a log message", "error", jsonrpc.Truncate(err.Error()))
 	}
 }
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
-
-// ptr returns a pointer to v.
-func ptr[T any](v T) *T { return &v }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -28,14 +29,14 @@ func noteURI(n int) string { return fmt.Sprintf("notes://%d", n) }
 
 func (s *server) ListResources(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
 	all := []mcp.Resource{
-		{URI: readmeURI, Name: "readme", Title: ptr("About this server"), MimeType: ptr("text/markdown"), Size: ptr(int64(len(readme)))},
-		{URI: logoURI, Name: "logo", Title: ptr("Logo"), MimeType: ptr("image/png")},
-		{URI: notesURI, Name: "notes", Title: ptr("All notes"), MimeType: ptr("text/plain"),
-			Annotations: &mcp.Annotations{Audience: []mcp.Role{mcp.RoleUser, mcp.RoleAssistant}, Priority: ptr(0.5)}},
+		{URI: readmeURI, Name: "readme", Title: "About this server", MimeType: "text/markdown", Size: ptr.To(int64(len(readme)))},
+		{URI: logoURI, Name: "logo", Title: "Logo", MimeType: "image/png"},
+		{URI: notesURI, Name: "notes", Title: "All notes", MimeType: "text/plain",
+			Annotations: &mcp.Annotations{Audience: []mcp.Role{mcp.RoleUser, mcp.RoleAssistant}, Priority: ptr.To(0.5)}},
 	}
 	s.mu.Lock()
 	for i := range s.notes {
-		all = append(all, mcp.Resource{URI: noteURI(i + 1), Name: fmt.Sprintf("note-%d", i+1), MimeType: ptr("text/plain")})
+		all = append(all, mcp.Resource{URI: noteURI(i + 1), Name: fmt.Sprintf("note-%d", i+1), MimeType: "text/plain"})
 	}
 	s.mu.Unlock()
 	page, next, err := tasks.Paginate(all, p.Cursor, s.pageSize)
@@ -47,7 +48,7 @@ func (s *server) ListResources(_ context.Context, p *mcp.PaginatedRequestParams)
 
 func (s *server) ListResourceTemplates(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
 	all := []mcp.ResourceTemplate{{URITemplate: greetingPrefix + "{name}", Name: "greeting",
-		Description: ptr("A greeting for name"), MimeType: ptr("text/plain")}}
+		Description: "A greeting for name", MimeType: "text/plain"}}
 	page, next, err := tasks.Paginate(all, p.Cursor, s.pageSize)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func (s *server) ListResourceTemplates(_ context.Context, p *mcp.PaginatedReques
 }
 
 func textContents(uri, mime, body string) mcp.ResourceContentsUnion {
-	return mcp.NewResourceContentsUnion(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: body})
+	return mcp.NewResourceContentsUnion(mcp.TextResourceContents{URI: uri, MimeType: mime, Text: body})
 }
 
 // read returns the contents of uri, or false when there is no such resource.
@@ -68,7 +69,7 @@ func (s *server) read(uri string) ([]mcp.ResourceContentsUnion, bool) {
 		return []mcp.ResourceContentsUnion{textContents(uri, "text/markdown", readme)}, true
 	case uri == logoURI:
 		return []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnion(
-			mcp.BlobResourceContents{URI: uri, MimeType: ptr("image/png"), Blob: logoPNG})}, true
+			mcp.BlobResourceContents{URI: uri, MimeType: "image/png", Blob: logoPNG})}, true
 	case uri == notesURI:
 		return []mcp.ResourceContentsUnion{textContents(uri, "text/plain", strings.Join(s.notes, "\n"))}, true
 	case strings.HasPrefix(uri, "notes://"):
@@ -113,15 +114,15 @@ func (s *server) Unsubscribe(_ context.Context, p *mcp.UnsubscribeRequestParams)
 
 // prompts returns the prompts listed now.
 func (s *server) prompts() []mcp.Prompt {
-	all := []mcp.Prompt{{Name: "review", Title: ptr("Code review"), Description: ptr("Asks for a review of a piece of code"),
+	all := []mcp.Prompt{{Name: "review", Title: "Code review", Description: "Asks for a review of a piece of code",
 		Arguments: []mcp.PromptArgument{
-			{Name: "code", Description: ptr("The code to review"), Required: ptr(true)},
-			{Name: "language", Description: ptr("Its programming language")},
+			{Name: "code", Description: "The code to review", Required: true},
+			{Name: "language", Description: "Its programming language"},
 		}}}
 	s.mu.Lock()
 	if s.extras {
-		all = append(all, mcp.Prompt{Name: "shout", Description: ptr("Asks for an answer in capitals"),
-			Arguments: []mcp.PromptArgument{{Name: "topic", Required: ptr(true)}}})
+		all = append(all, mcp.Prompt{Name: "shout", Description: "Asks for an answer in capitals",
+			Arguments: []mcp.PromptArgument{{Name: "topic", Required: true}}})
 	}
 	s.mu.Unlock()
 	return all
@@ -146,7 +147,7 @@ func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*m
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+jsonrpc.Truncate(p.Name), nil)
 	}
 	for _, arg := range found.Arguments {
-		if deref(arg.Required) && p.Arguments[arg.Name] == "" {
+		if arg.Required && p.Arguments[arg.Name] == "" {
 			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Missing required argument: "+arg.Name, nil)
 		}
 	}
@@ -165,7 +166,7 @@ func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*m
 		Description: found.Description,
 		Messages: []mcp.PromptMessage{
 			{Role: mcp.RoleUser, Content: mcp.NewContentBlock(mcp.TextContent{Text: body})},
-			{Role: mcp.RoleUser, Content: mcp.NewContentBlock(mcp.ResourceLink{URI: readmeURI, Name: "readme", MimeType: ptr("text/markdown")})},
+			{Role: mcp.RoleUser, Content: mcp.NewContentBlock(mcp.ResourceLink{URI: readmeURI, Name: "readme", MimeType: "text/markdown"})},
 		},
 	}, nil
 }

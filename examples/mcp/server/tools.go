@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -52,40 +53,40 @@ const asTaskNote = " As a task, it waits in input_required until the client call
 
 // tools returns the catalogue, in listing order.
 func (s *server) tools() []tool {
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: ptr(true), OpenWorldHint: ptr(false)}
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr.To(false)}
 	optional := mcp.TaskSupportOptional
 	return []tool{
-		{def: mcp.Tool{Name: "echo", Description: ptr("Returns its text."), Annotations: readOnly,
+		{def: mcp.Tool{Name: "echo", Description: "Returns its text.", Annotations: readOnly,
 			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.echo},
-		{def: mcp.Tool{Name: "add", Description: ptr("Adds two numbers."), Annotations: readOnly,
+		{def: mcp.Tool{Name: "add", Description: "Adds two numbers.", Annotations: readOnly,
 			InputSchema:  schema([]string{"a", "b"}, map[string]mcp.PropertySchema{"a": prop("number"), "b": prop("number")}),
-			OutputSchema: ptr(schema([]string{"sum"}, map[string]mcp.PropertySchema{"sum": prop("number")}))}, run: s.add},
-		{def: mcp.Tool{Name: "slow", Description: ptr("Counts steps slowly, reporting progress; honours cancellation and may run as a task."),
-			Annotations: readOnly, Execution: &mcp.ToolExecution{TaskSupport: &optional},
+			OutputSchema: ptr.To(schema([]string{"sum"}, map[string]mcp.PropertySchema{"sum": prop("number")}))}, run: s.add},
+		{def: mcp.Tool{Name: "slow", Description: "Counts steps slowly, reporting progress; honours cancellation and may run as a task.",
+			Annotations: readOnly, Execution: &mcp.ToolExecution{TaskSupport: optional},
 			InputSchema: schema(nil, map[string]mcp.PropertySchema{"steps": prop("integer", 5), "delayMs": prop("integer", 100)})}, run: s.slow},
-		{def: mcp.Tool{Name: "log", Description: ptr("Sends a log message to the client at the given level."),
+		{def: mcp.Tool{Name: "log", Description: "Sends a log message to the client at the given level.",
 			InputSchema: schema([]string{"level", "message"}, map[string]mcp.PropertySchema{"level": prop("string"), "message": prop("string")})}, run: s.logTool},
-		{def: mcp.Tool{Name: "roots", Description: ptr("Lists the client's roots (roots/list)." + asTaskNote), Annotations: readOnly,
-			Execution: &mcp.ToolExecution{TaskSupport: &optional}, InputSchema: schema(nil, nil)}, run: s.roots},
-		{def: mcp.Tool{Name: "sample", Description: ptr("Asks the client's model to answer a prompt (sampling/createMessage), " +
-			"optionally run by the client as a task (asTask)." + asTaskNote), Execution: &mcp.ToolExecution{TaskSupport: &optional},
+		{def: mcp.Tool{Name: "roots", Description: "Lists the client's roots (roots/list)." + asTaskNote, Annotations: readOnly,
+			Execution: &mcp.ToolExecution{TaskSupport: optional}, InputSchema: schema(nil, nil)}, run: s.roots},
+		{def: mcp.Tool{Name: "sample", Description: "Asks the client's model to answer a prompt (sampling/createMessage), " +
+			"optionally run by the client as a task (asTask)." + asTaskNote, Execution: &mcp.ToolExecution{TaskSupport: optional},
 			InputSchema: schema([]string{"prompt"}, map[string]mcp.PropertySchema{"prompt": prop("string"), "maxTokens": prop("integer"),
 				"asTask": prop("boolean"), "cancelTask": prop("boolean")})}, run: s.sample},
-		{def: mcp.Tool{Name: "ask", Description: ptr("Asks the user a question through the client (elicitation/create, form mode)." + asTaskNote),
-			Execution:   &mcp.ToolExecution{TaskSupport: &optional},
+		{def: mcp.Tool{Name: "ask", Description: "Asks the user a question through the client (elicitation/create, form mode)." + asTaskNote,
+			Execution:   &mcp.ToolExecution{TaskSupport: optional},
 			InputSchema: schema([]string{"question"}, map[string]mcp.PropertySchema{"question": prop("string")})}, run: s.ask},
-		{def: mcp.Tool{Name: "connect", Description: ptr("Connects an account by sending the user to a URL (elicitation/create, url mode)."),
+		{def: mcp.Tool{Name: "connect", Description: "Connects an account by sending the user to a URL (elicitation/create, url mode).",
 			InputSchema: schema(nil, nil)}, run: s.connect},
-		{def: mcp.Tool{Name: "account", Description: ptr("Shows the connected account; needs connect first (error -32042 otherwise)."), Annotations: readOnly,
+		{def: mcp.Tool{Name: "account", Description: "Shows the connected account; needs connect first (error -32042 otherwise).", Annotations: readOnly,
 			InputSchema: schema(nil, nil)}, run: s.account},
-		{def: mcp.Tool{Name: "add_note", Description: ptr(fmt.Sprintf("Adds a note, a new resource; subscribers of notes://all are told. "+
-			"The server keeps at most %d notes of at most %d bytes each; past either bound the call fails.", s.limits.maxNotes, s.limits.maxNoteBytes)),
+		{def: mcp.Tool{Name: "add_note", Description: fmt.Sprintf("Adds a note, a new resource; subscribers of notes://all are told. "+
+			"The server keeps at most %d notes of at most %d bytes each; past either bound the call fails.", s.limits.maxNotes, s.limits.maxNoteBytes),
 			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.addNote},
-		{def: mcp.Tool{Name: "toggle_extras", Description: ptr("Turns the shout tool and prompt on or off."),
+		{def: mcp.Tool{Name: "toggle_extras", Description: "Turns the shout tool and prompt on or off.",
 			InputSchema: schema(nil, nil)}, run: s.toggleExtras},
-		{def: mcp.Tool{Name: "ping_client", Description: ptr("Pings the client and reports the round trip."), Annotations: readOnly,
+		{def: mcp.Tool{Name: "ping_client", Description: "Pings the client and reports the round trip.", Annotations: readOnly,
 			InputSchema: schema(nil, nil)}, run: s.pingClient},
-		{def: mcp.Tool{Name: "shout", Description: ptr("Returns its text in capitals."), Annotations: readOnly,
+		{def: mcp.Tool{Name: "shout", Description: "Returns its text in capitals.", Annotations: readOnly,
 			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.shout, extra: true},
 	}
 }
@@ -133,12 +134,12 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return nil, fmt.Errorf("encoding the arguments of %s: %w", p.Name, err)
 	}
 	var token *mcp.ProgressToken
-	if p.Meta != nil {
-		token = p.Meta.ProgressToken
+	if p.Meta != nil && !p.Meta.ProgressToken.IsZero() {
+		token = &p.Meta.ProgressToken
 	}
 	c := client(ctx)
 	if p.Task != nil {
-		if found.def.Execution == nil || found.def.Execution.TaskSupport == nil || *found.def.Execution.TaskSupport == mcp.TaskSupportForbidden {
+		if found.def.Execution == nil || found.def.Execution.TaskSupport == "" || found.def.Execution.TaskSupport == mcp.TaskSupportForbidden {
 			return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Tool "+p.Name+" cannot run as a task", nil)
 		}
 		notify := func(t mcp.Task) {
@@ -154,13 +155,13 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		if err != nil {
 			return nil, err
 		}
-		return ptr(mcp.NewCallToolResponse(mcp.CreateTaskResult{Task: info})), nil
+		return ptr.To(mcp.NewCallToolResponse(mcp.CreateTaskResult{Task: info})), nil
 	}
 	res, err := found.run(ctx, c, token, args)
 	if err != nil {
 		return nil, err
 	}
-	return ptr(mcp.NewCallToolResponse(*res)), nil
+	return ptr.To(mcp.NewCallToolResponse(*res)), nil
 }
 
 // levelNames lists the logging levels, quoted, for an error message.
@@ -180,7 +181,7 @@ func text(format string, args ...any) *mcp.CallToolResult {
 // toolError is a failed tool result the model can read.
 func toolError(format string, args ...any) *mcp.CallToolResult {
 	r := text(format, args...)
-	r.IsError = ptr(true)
+	r.IsError = true
 	return r
 }
 
@@ -237,7 +238,7 @@ func (s *server) slow(ctx context.Context, c mcp.Client, token *mcp.ProgressToke
 		}
 		if token != nil {
 			msg := fmt.Sprintf("step %d of %d", i, a.Steps)
-			if err := c.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *token, Progress: float64(i), Total: &total, Message: &msg}); err != nil {
+			if err := c.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *token, Progress: float64(i), Total: &total, Message: msg}); err != nil {
 				s.log.Debug("sending progress", "error", err)
 			}
 		}

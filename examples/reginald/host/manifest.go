@@ -32,8 +32,8 @@ func readManifest(dir string) (*reginald.Manifest, error) {
 	case m.Executable == "":
 		return nil, fmt.Errorf("plugin manifest %s: no executable", path)
 	}
-	if m.Domain == nil || *m.Domain == "" {
-		m.Domain = &m.Name
+	if m.Domain == "" {
+		m.Domain = m.Name
 	}
 	exe := m.Executable
 	if !filepath.IsAbs(exe) {

@@ -176,7 +176,7 @@ func plan(m *reginald.Manifest, o options) (*calls, error) {
 		}
 	}
 	for i, spec := range o.tasks {
-		typ, ok := strings.CutPrefix(spec.Type, *m.Domain+"/")
+		typ, ok := strings.CutPrefix(spec.Type, m.Domain+"/")
 		j := slices.IndexFunc(m.Tasks, func(t reginald.Task) bool { return t.TaskType == typ })
 		if !ok || j < 0 {
 			return nil, fmt.Errorf("task %d: plugin %s has no task type %q", i+1, m.Name, spec.Type)

@@ -20,8 +20,6 @@ const (
 	taskSymlink = "symlink"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 func raw(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -34,22 +32,22 @@ func raw(v any) json.RawMessage {
 var (
 	pluginConfigs = []reginald.ConfigEntry{{
 		Key: "quiet", Value: raw(false), Type: reginald.ValueTypeBool,
-		Description: ptr("Log only what is wrong."),
+		Description: "Log only what is wrong.",
 	}}
 	statusConfigs = []reginald.ConfigEntry{
 		{
 			Key: "paths", Value: raw([]string{}), Type: reginald.ValueTypePathList,
-			Description: ptr("The paths to check."),
+			Description: "The paths to check.",
 		},
 		{
 			Key: "verbose", Value: raw(false), Type: reginald.ValueTypeBool,
-			Description: ptr("Also log the paths that are present."),
+			Description: "Also log the paths that are present.",
 		},
 	}
 	symlinkConfigs = []reginald.ConfigValue{
-		{Key: "src", Value: raw(""), Type: reginald.ValueTypePath, Description: ptr("The file the link points to.")},
-		{Key: "dst", Value: raw(""), Type: reginald.ValueTypePath, Description: ptr("The link to make.")},
-		{Key: "force", Value: raw(false), Type: reginald.ValueTypeBool, Description: ptr("Replace whatever is at dst.")},
+		{Key: "src", Value: raw(""), Type: reginald.ValueTypePath, Description: "The file the link points to."},
+		{Key: "dst", Value: raw(""), Type: reginald.ValueTypePath, Description: "The link to make."},
+		{Key: "force", Value: raw(false), Type: reginald.ValueTypeBool, Description: "Replace whatever is at dst."},
 	}
 )
 
@@ -61,18 +59,18 @@ func manifest(name, executable string) *reginald.Manifest {
 	}
 	return &reginald.Manifest{
 		Name:        name,
-		Version:     ptr(version),
-		Domain:      ptr(domain),
-		Description: ptr("Links dotfiles and checks that they are in place."),
+		Version:     version,
+		Domain:      domain,
+		Description: "Links dotfiles and checks that they are in place.",
 		Executable:  executable,
 		Config:      pluginConfigs,
 		Commands: []reginald.Command{{
-			Name: "status", Usage: ptr("status [--verbose]"),
-			Description: ptr("Report whether the configured paths exist."),
+			Name: "status", Usage: "status [--verbose]",
+			Description: "Report whether the configured paths exist.",
 			Config:      statusConfigs,
 		}},
 		Tasks: []reginald.Task{{
-			TaskType: taskSymlink, Description: ptr("Make dst a symbolic link to src."),
+			TaskType: taskSymlink, Description: "Make dst a symbolic link to src.",
 			Config: tasks,
 		}},
 	}

@@ -177,10 +177,10 @@ func (c *client) connect(ctx context.Context) error {
 func (c *client) helloParams() *supex.HelloParams {
 	p := &supex.HelloParams{Name: "supex-go-driver", Version: "0.2.0", Agent: c.cfg.agent, Pid: int64(os.Getpid())}
 	if c.cfg.token != "" {
-		p.Token = &c.cfg.token
+		p.Token = c.cfg.token
 	}
 	if c.cfg.workspace != "" {
-		p.Workspace = &c.cfg.workspace
+		p.Workspace = c.cfg.workspace
 	}
 	return p
 }

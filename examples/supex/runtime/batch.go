@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -38,9 +39,9 @@ func placeCamera(md *model, spec *supex.CameraSpec) (camera, error) {
 	if spec == nil {
 		spec = &supex.CameraSpec{}
 	}
-	switch deref(spec.Type, supex.CameraKindStandardView) {
+	switch cmp.Or(spec.Type, supex.CameraKindStandardView) {
 	case supex.CameraKindStandardView:
-		view := deref(spec.View, supex.StandardViewIso)
+		view := cmp.Or(spec.View, supex.StandardViewIso)
 		v, ok := standardViews[view]
 		if !ok {
 			return cur, fmt.Errorf("unknown standard view: %s", view)
@@ -70,7 +71,7 @@ func placeCamera(md *model, spec *supex.CameraSpec) (camera, error) {
 		dir := sub(cur.Target, cur.Eye)
 		return lookAt(lo, hi, dir, [3]float64{cur.Up[0], cur.Up[1], cur.Up[2]}, cur), nil
 	}
-	return cur, fmt.Errorf("unknown camera type: %s", *spec.Type)
+	return cur, fmt.Errorf("unknown camera type: %s", spec.Type)
 }
 
 // shoot takes one shot of a batch.
@@ -103,8 +104,8 @@ func (t tools) batch(args []byte) (any, error) {
 		return failed("No shots specified"), nil
 	}
 	dir := filepath.Join(t.outDir, "batch_screenshots", stamp())
-	if a.OutputDir != nil {
-		dir, _ = filepath.Abs(*a.OutputDir)
+	if a.OutputDir != "" {
+		dir, _ = filepath.Abs(a.OutputDir)
 	}
 	if err := t.policy.check("take_batch_screenshots", dir); err != nil {
 		return nil, err
@@ -112,12 +113,12 @@ func (t tools) batch(args []byte) (any, error) {
 	md := t.st.model
 	original := md.Camera
 	base := deref(a.BaseName, "screenshot")
-	w, h, transparent := deref(a.Width, 1920), deref(a.Height, 1080), deref(a.Transparent, false)
+	w, h, transparent := deref(a.Width, 1920), deref(a.Height, 1080), a.Transparent
 	res := supex.BatchScreenshotResult{OutputDir: dir, Results: []supex.ShotResult{}}
 	for i, shot := range a.Shots {
-		name := deref(shot.Name, fmt.Sprintf("%03d", i))
+		name := cmp.Or(shot.Name, fmt.Sprintf("%03d", i))
 		path := filepath.Join(dir, base+"_"+name+".png")
-		r := supex.ShotResult{Success: true, Name: name, FilePath: &path}
+		r := supex.ShotResult{Success: true, Name: name, FilePath: path}
 		// A shot's name may hold "..": its path is checked too.
 		err := t.policy.check("take_batch_screenshots", path)
 		if err == nil {
@@ -125,7 +126,7 @@ func (t tools) batch(args []byte) (any, error) {
 		}
 		if err != nil {
 			msg := err.Error()
-			r = supex.ShotResult{Success: false, Name: name, Error: &msg}
+			r = supex.ShotResult{Success: false, Name: name, Error: msg}
 			res.Failed++
 		} else {
 			res.Successful++

@@ -59,7 +59,7 @@ func tokenMatches(got, want string) bool {
 // Hello identifies the client and, when the runtime has a token,
 // authenticates it.
 func (s *session) Hello(_ context.Context, p *supex.HelloParams) (*supex.HelloResult, error) {
-	if s.st.token != "" && (p.Token == nil || !tokenMatches(*p.Token, s.st.token)) {
+	if s.st.token != "" && (p.Token == "" || !tokenMatches(p.Token, s.st.token)) {
 		s.st.log.Warn("authentication failed", "name", jsonrpc.Truncate(p.Name), "agent", jsonrpc.Truncate(p.Agent), "pid", p.Pid)
 		s.mu.Lock()
 		s.client = nil // a failed hello leaves the connection unidentified
@@ -68,11 +68,11 @@ func (s *session) Hello(_ context.Context, p *supex.HelloParams) (*supex.HelloRe
 			"Authentication failed: invalid or missing token", &supex.ErrorData{})
 	}
 	policy, outDir := s.st.policy, s.st.tmpDir
-	if p.Workspace != nil && filepath.IsAbs(*p.Workspace) {
-		if wsPolicy, ok := policy.withWorkspace(*p.Workspace); ok {
-			policy, outDir = wsPolicy, filepath.Join(*p.Workspace, ".tmp")
+	if p.Workspace != "" && filepath.IsAbs(p.Workspace) {
+		if wsPolicy, ok := policy.withWorkspace(p.Workspace); ok {
+			policy, outDir = wsPolicy, filepath.Join(p.Workspace, ".tmp")
 		} else {
-			s.st.log.Warn("workspace outside SUPEX_ALLOWED_ROOTS ignored", "workspace", jsonrpc.Truncate(*p.Workspace))
+			s.st.log.Warn("workspace outside SUPEX_ALLOWED_ROOTS ignored", "workspace", jsonrpc.Truncate(p.Workspace))
 		}
 	}
 	s.mu.Lock()
@@ -106,7 +106,7 @@ func (s *session) gate(next jsonrpc.Handler) jsonrpc.Handler {
 		if !ok {
 			hint := "Send hello method with params: name, version, agent, pid"
 			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-				"Client must identify with 'hello' method first", &supex.ErrorData{Hint: &hint})
+				"Client must identify with 'hello' method first", &supex.ErrorData{Hint: hint})
 		}
 		if s.st.delay > 0 {
 			t := time.NewTimer(s.st.delay)

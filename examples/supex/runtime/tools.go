@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,7 @@ type tools struct {
 // ordinary reason.
 func failed(format string, args ...any) *supex.ToolResult {
 	msg := fmt.Sprintf(format, args...)
-	return &supex.ToolResult{Success: false, Error: &msg}
+	return &supex.ToolResult{Success: false, Error: msg}
 }
 
 // decode decodes a tool's arguments, answering -32602 when they do not fit.
@@ -69,10 +70,10 @@ func (t tools) run(name supex.ToolName, args []byte) (any, error) {
 			return nil, err
 		}
 		filter := supex.EntityFilterAll
-		if a.EntityType != nil {
-			filter = *a.EntityType
+		if a.EntityType != "" {
+			filter = a.EntityType
 		}
-		return entityList(md.filter(filter), &filter, false), nil
+		return entityList(md.filter(filter), filter, false), nil
 	case supex.ToolNameGetSelection:
 		var sel []entity
 		for _, id := range md.Selection {
@@ -80,7 +81,7 @@ func (t tools) run(name supex.ToolName, args []byte) (any, error) {
 				sel = append(sel, *e)
 			}
 		}
-		return entityList(sel, nil, true), nil
+		return entityList(sel, "", true), nil
 	case supex.ToolNameGetLayers:
 		return supex.LayerList{Success: true, Count: int64(len(md.Layers)), Layers: md.Layers}, nil
 	case supex.ToolNameGetMaterials:
@@ -110,7 +111,7 @@ func (t tools) run(name supex.ToolName, args []byte) (any, error) {
 }
 
 // entityList describes entities as list_entities and get_selection do.
-func entityList(es []entity, filter *supex.EntityFilter, selection bool) supex.EntityList {
+func entityList(es []entity, filter supex.EntityFilter, selection bool) supex.EntityList {
 	out := supex.EntityList{Success: true, EntityType: filter, Count: int64(len(es)), Entities: []supex.Entity{}}
 	for _, e := range es {
 		d := supex.Entity{Type: e.Type, EntityID: e.ID}
@@ -120,7 +121,7 @@ func entityList(es []entity, filter *supex.EntityFilter, selection bool) supex.E
 			if name == "" {
 				name = "(unnamed)"
 			}
-			d.Name = &name
+			d.Name = name
 		case "Face":
 			d.Area = &e.Area
 			if selection {
@@ -130,7 +131,7 @@ func entityList(es []entity, filter *supex.EntityFilter, selection bool) supex.E
 			d.Length = &e.Length
 		}
 		if !selection {
-			d.Layer = &e.Layer
+			d.Layer = e.Layer
 		}
 		out.Entities = append(out.Entities, d)
 	}
@@ -158,13 +159,13 @@ func (t tools) screenshot(args []byte) (any, error) {
 		return nil, err
 	}
 	path := filepath.Join(t.outDir, "screenshots", "screenshot-"+stamp()+".png")
-	if a.OutputPath != nil {
-		path, _ = filepath.Abs(*a.OutputPath)
+	if a.OutputPath != "" {
+		path, _ = filepath.Abs(a.OutputPath)
 	}
 	if err := t.policy.check("take_screenshot", path); err != nil {
 		return nil, err
 	}
-	w, h, transparent := deref(a.Width, 1920), deref(a.Height, 1080), deref(a.Transparent, false)
+	w, h, transparent := deref(a.Width, 1920), deref(a.Height, 1080), a.Transparent
 	md := t.st.model
 	if err := writeImage(path, md.Entities, md.Camera, int(w), int(h), transparent, false); err != nil {
 		return nil, rubyError("Failed to take screenshot: %v", err)
@@ -178,23 +179,23 @@ func (t tools) open(args []byte) (any, error) {
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	if a.Path == nil {
+	if a.Path == "" {
 		return failed("No file path provided"), nil
 	}
-	if err := t.policy.check("open_model", *a.Path); err != nil {
+	if err := t.policy.check("open_model", a.Path); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(*a.Path); errors.Is(err, fs.ErrNotExist) {
-		return failed("File not found: %s", jsonrpc.Truncate(*a.Path)), nil
+	if _, err := os.Stat(a.Path); errors.Is(err, fs.ErrNotExist) {
+		return failed("File not found: %s", jsonrpc.Truncate(a.Path)), nil
 	}
-	md, err := loadModel(*a.Path)
+	md, err := loadModel(a.Path)
 	if err != nil {
 		// The error names the file and never quotes it: it may be any
 		// file under the roots.
 		return nil, rubyError("Failed to open model: %v", err)
 	}
 	t.st.model = md
-	return supex.ModelFileResult{Success: true, FilePath: *a.Path, FileName: filepath.Base(*a.Path), Title: md.title()}, nil
+	return supex.ModelFileResult{Success: true, FilePath: a.Path, FileName: filepath.Base(a.Path), Title: md.title()}, nil
 }
 
 func (t tools) save(args []byte) (any, error) {
@@ -204,8 +205,8 @@ func (t tools) save(args []byte) (any, error) {
 	}
 	md := t.st.model
 	path := md.path // where it was opened, maybe by another client
-	if a.Path != nil {
-		path = *a.Path
+	if a.Path != "" {
+		path = a.Path
 	}
 	if path == "" {
 		return nil, rubyError("Failed to save model: it has never been saved, so give a path")
@@ -224,7 +225,7 @@ func (t tools) export(args []byte) (any, error) {
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	format := deref(a.Format, supex.ExportFormatSkp)
+	format := cmp.Or(a.Format, supex.ExportFormatSkp)
 	ext := strings.ToLower(string(format))
 	if ext == "jpg" {
 		ext = "jpeg"

@@ -62,11 +62,11 @@ func applyDefaults(content map[string]mcp.ElicitValue, schema mcp.ElicitationSch
 
 // defaultOf returns the default a property declares, if any.
 func defaultOf(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, bool) {
-	str := func(s *string) (mcp.ElicitValue, bool) {
-		if s == nil {
+	str := func(s string) (mcp.ElicitValue, bool) {
+		if s == "" {
 			return mcp.ElicitValue{}, false
 		}
-		return mcp.NewElicitValue(*s), true
+		return mcp.NewElicitValue(s), true
 	}
 	switch {
 	case p.StringSchema != nil:

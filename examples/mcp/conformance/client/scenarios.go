@@ -139,7 +139,7 @@ func callTool(name string, args map[string]any) steps {
 			return fmt.Errorf("tools/call %s: encoding the result: %w", name, err)
 		}
 		log.Debug("tool result", "tool", name, "result", jsonrpc.Truncate(string(out)))
-		if r := res.CallToolResult; r != nil && r.IsError != nil && *r.IsError {
+		if r := res.CallToolResult; r != nil && r.IsError {
 			return errors.New("tools/call " + name + ": the tool reported an error: " + jsonrpc.Truncate(string(out)))
 		}
 		return nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -109,7 +110,7 @@ func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(con
 	t := &task{
 		info: mcp.Task{
 			TaskID: hex.EncodeToString(b[:]), Status: mcp.TaskStatusWorking,
-			CreatedAt: now(), LastUpdatedAt: now(), TTL: &ttl, PollInterval: ptr(pollInterval),
+			CreatedAt: now(), LastUpdatedAt: now(), TTL: &ttl, PollInterval: ptr.To(pollInterval),
 		},
 		expires: time.Now().Add(time.Duration(ttl) * time.Millisecond),
 		done:    make(chan struct{}),
@@ -165,10 +166,10 @@ func (s *Store) finish(t *task, v any, err error) {
 	if err != nil {
 		t.err = err
 		t.info.Status = mcp.TaskStatusFailed
-		t.info.StatusMessage = ptr(err.Error())
+		t.info.StatusMessage = err.Error()
 	} else if t.result, t.err = json.Marshal(v); t.err != nil {
 		t.info.Status = mcp.TaskStatusFailed
-	} else if r, ok := v.(*mcp.CallToolResult); ok && r.IsError != nil && *r.IsError {
+	} else if r, ok := v.(*mcp.CallToolResult); ok && r.IsError {
 		t.info.Status = mcp.TaskStatusFailed
 	}
 	t.info.LastUpdatedAt = now()
@@ -266,7 +267,7 @@ func (s *Store) Get(id string) (*mcp.GetTaskResult, error) {
 }
 
 // List answers tasks/list, pageSize tasks at a time, oldest first.
-func (s *Store) List(cursor *mcp.Cursor, pageSize int) (*mcp.ListTasksResult, error) {
+func (s *Store) List(cursor mcp.Cursor, pageSize int) (*mcp.ListTasksResult, error) {
 	s.mu.Lock()
 	var all []mcp.Task
 	for id := range s.tasks {
@@ -297,7 +298,7 @@ func (s *Store) Cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskResult,
 			fmt.Sprintf("Task %s is already %s", id, t.info.Status), nil)
 	}
 	t.info.Status = mcp.TaskStatusCancelled
-	t.info.StatusMessage = ptr("Cancelled by request")
+	t.info.StatusMessage = "Cancelled by request"
 	t.info.LastUpdatedAt = now()
 	t.err = jsonrpc.NewError(jsonrpc.CodeInternalError, "Task cancelled", nil)
 	t.cancel()
@@ -371,22 +372,19 @@ func taskResult(t mcp.Task) *mcp.GetTaskResult {
 
 // Paginate returns the page of items at cursor (an offset written in
 // decimal) and the cursor of the next page, if any.
-func Paginate[T any](items []T, cursor *mcp.Cursor, pageSize int) ([]T, *mcp.Cursor, error) {
+func Paginate[T any](items []T, cursor mcp.Cursor, pageSize int) ([]T, mcp.Cursor, error) {
 	start := 0
-	if cursor != nil {
-		n, err := strconv.Atoi(string(*cursor))
+	if cursor != "" {
+		n, err := strconv.Atoi(string(cursor))
 		if err != nil || n < 0 || n > len(items) {
-			return nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", map[string]string{"cursor": jsonrpc.Truncate(string(*cursor))})
+			return nil, "", jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", map[string]string{"cursor": jsonrpc.Truncate(string(cursor))})
 		}
 		start = n
 	}
 	end := min(start+pageSize, len(items))
 	page := append([]T{}, items[start:end]...)
 	if end < len(items) {
-		next := mcp.Cursor(strconv.Itoa(end))
-		return page, &next, nil
+		return page, mcp.Cursor(strconv.Itoa(end)), nil
 	}
-	return page, nil, nil
+	return page, "", nil
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -177,10 +177,10 @@ func TestHostCallsPlugin(t *testing.T) {
 	}
 	// An open enum carries a topic it does not list.
 	deploy := e2e.Topic("deploy")
-	if err := s.plugin.Log(ctx, &e2e.LogParams{Level: e2e.LevelInfo, Message: "up", Topic: &deploy}); err != nil {
+	if err := s.plugin.Log(ctx, &e2e.LogParams{Level: e2e.LevelInfo, Message: "up", Topic: deploy}); err != nil {
 		t.Fatal(err)
 	}
-	if got := receive(t, s.p.logs); got.Topic == nil || *got.Topic != deploy || got.Topic.Valid() {
+	if got := receive(t, s.p.logs); got.Topic != deploy || got.Topic.Valid() {
 		t.Errorf("log with an unlisted topic: %+v", got)
 	}
 	if err := s.plugin.Closing(ctx); err != nil {
@@ -197,8 +197,8 @@ func TestPluginCallsHost(t *testing.T) {
 	text := e2e.NewResource(e2e.TextResource{URI: "file:///a", Text: "hi"})
 	blob := e2e.NewResource(e2e.BlobResource{URI: "file:///b", Blob: "aGk="})
 	for _, params := range []e2e.EchoParams{
-		{Shape: e2e.NewShape(e2e.Circle{Radius: 2.5}), ID: e2e.NewID(int64(7)), Note: jsonrpc.Some(note), Resource: &text},
-		{Shape: e2e.NewShape(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewID("x"), Resource: &blob},
+		{Shape: e2e.NewShape(e2e.Circle{Radius: 2.5}), ID: e2e.NewID(int64(7)), Note: jsonrpc.Some(note), Resource: text},
+		{Shape: e2e.NewShape(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewID("x"), Resource: blob},
 	} {
 		res, err := s.host.Echo(ctx, &params)
 		if err != nil {

@@ -24,15 +24,15 @@ type ShapeRect struct {
 
 // TextResource is an object with the members uri, mimeType and text.
 type TextResource struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Text     string  `json:"text"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text"`
 }
 
 // BlobResource is an object with the members uri, mimeType and blob.
 type BlobResource struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
 
 	// Format: base64.
 	Blob string `json:"blob"`
@@ -67,14 +67,14 @@ type SlowParams struct {
 	DelayMs int64 `json:"delayMs"`
 
 	// At least 1.
-	Attempt *int32 `json:"attempt,omitempty"`
+	Attempt int32 `json:"attempt,omitempty"`
 }
 
 // LogParams are the params of log.
 type LogParams struct {
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
-	Topic   *Topic `json:"topic,omitempty"`
+	Topic   Topic  `json:"topic,omitempty"`
 }
 
 // EchoParams are the params of echo.
@@ -82,7 +82,7 @@ type EchoParams struct {
 	Shape    Shape                    `json:"shape"`
 	ID       ID                       `json:"id"`
 	Note     jsonrpc.Nullable[string] `json:"note,omitzero"`
-	Resource *Resource                `json:"resource,omitempty"`
+	Resource Resource                 `json:"resource,omitzero"`
 }
 
 // EchoResult is the result of echo.
@@ -90,7 +90,7 @@ type EchoResult struct {
 	Shape    Shape                    `json:"shape"`
 	ID       ID                       `json:"id"`
 	Note     jsonrpc.Nullable[string] `json:"note,omitzero"`
-	Resource *Resource                `json:"resource,omitempty"`
+	Resource Resource                 `json:"resource,omitzero"`
 }
 
 // ProgressParams are the params of progress.

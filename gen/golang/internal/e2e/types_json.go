@@ -158,9 +158,9 @@ func (x TextResource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"text":`...)
 	b = rpcimpl.AppendString(b, x.Text)
@@ -180,7 +180,7 @@ func (x *TextResource) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "text":
 			has.Text = true
 			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
@@ -206,9 +206,9 @@ func (x BlobResource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"blob":`...)
 	b = rpcimpl.AppendString(b, x.Blob)
@@ -228,7 +228,7 @@ func (x *BlobResource) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "blob":
 			has.Blob = true
 			return rpcimpl.AtField("blob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Blob)))
@@ -442,9 +442,9 @@ func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"delayMs":`...)
 	b = rpcimpl.AppendInt(b, x.DelayMs)
-	if x.Attempt != nil {
+	if x.Attempt != 0 {
 		b = append(b, `,"attempt":`...)
-		b = rpcimpl.AppendInt(b, *x.Attempt)
+		b = rpcimpl.AppendInt(b, x.Attempt)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -462,9 +462,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 			has.DelayMs = true
 			return rpcimpl.AtField("delayMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.DelayMs)))
 		case "attempt":
-			return rpcimpl.AtField("attempt", rpcimpl.DecodeOptional(value, &v.Attempt, func(b []byte, v *int32) error {
-				return rpcimpl.DecodeIntIn(b, v, 1, math.MaxInt32)
-			}))
+			return rpcimpl.AtField("attempt", rpcimpl.DecodeIntIn(value, &v.Attempt, 1, math.MaxInt32))
 		}
 		return nil
 	})
@@ -487,9 +485,9 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Level)
 	b = append(b, `,"message":`...)
 	b = rpcimpl.AppendString(b, x.Message)
-	if x.Topic != nil {
+	if x.Topic != "" {
 		b = append(b, `,"topic":`...)
-		b = rpcimpl.AppendString(b, *x.Topic)
+		b = rpcimpl.AppendString(b, x.Topic)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -510,7 +508,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "topic":
-			return rpcimpl.AtField("topic", rpcimpl.DecodeOptional(value, &v.Topic, rpcimpl.UnmarshalJSON[Topic]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("topic", v.Topic.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -547,7 +548,7 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":`...)
 		b = rpcimpl.AppendString(b, x.Note.Value)
 	}
-	if x.Resource != nil {
+	if !x.Resource.IsZero() {
 		b = append(b, `,"resource":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
 			return nil, err
@@ -574,7 +575,10 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 		case "note":
 			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "resource":
-			return rpcimpl.AtField("resource", rpcimpl.DecodeOptional(value, &v.Resource, rpcimpl.UnmarshalJSON[Resource]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("resource", v.Resource.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -611,7 +615,7 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":`...)
 		b = rpcimpl.AppendString(b, x.Note.Value)
 	}
-	if x.Resource != nil {
+	if !x.Resource.IsZero() {
 		b = append(b, `,"resource":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
 			return nil, err
@@ -638,7 +642,10 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 		case "note":
 			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "resource":
-			return rpcimpl.AtField("resource", rpcimpl.DecodeOptional(value, &v.Resource, rpcimpl.UnmarshalJSON[Resource]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("resource", v.Resource.UnmarshalJSON(value))
 		}
 		return nil
 	})

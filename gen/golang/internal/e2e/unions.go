@@ -41,6 +41,12 @@ func (x *ID) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ID) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // Shape is a figure to draw.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -76,6 +82,12 @@ func (x *Shape) Value() any {
 		return *x.Rect
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Shape) IsZero() bool {
+	return x.Circle == nil && x.Rect == nil
 }
 
 // Resource says what a resource holds, told apart by its text or blob member.
@@ -119,4 +131,10 @@ func (x *Resource) Value() any {
 		return *x.BlobResource
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Resource) IsZero() bool {
+	return x.TextResource == nil && x.BlobResource == nil
 }

@@ -124,10 +124,10 @@ func TestOptionalParams(t *testing.T) {
 	if p := <-s.ag.forms; p != (*full.ItemsListParams)(nil) {
 		t.Errorf("handler got %v for absent params, want nil", p)
 	}
-	if _, err := s.agentRemote.ItemsList(s.ctx, &full.ItemsListParams{Cursor: ptr("c1")}); err != nil {
+	if _, err := s.agentRemote.ItemsList(s.ctx, &full.ItemsListParams{Cursor: "c1"}); err != nil {
 		t.Fatal(err)
 	}
-	if p := (<-s.ag.forms).(*full.ItemsListParams); p == nil || *p.Cursor != "c1" {
+	if p := (<-s.ag.forms).(*full.ItemsListParams); p == nil || p.Cursor != "c1" {
 		t.Errorf("handler got %+v, want cursor c1", p)
 	}
 	// An optional any: nil is absent, a value arrives as sent.

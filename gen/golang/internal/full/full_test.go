@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/gen/golang/internal/full"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"go.uber.org/goleak"
 )
@@ -62,35 +63,33 @@ func (e *editor) FetchItem(ctx context.Context, p *full.FetchItemParams) (*full.
 
 func (e *editor) HoverShow(ctx context.Context, p *full.HoverShowParams) error { return nil }
 
-func ptr[T any](v T) *T { return &v }
-
 // sampleItem sets nearly every field of Item, nested types included.
 func sampleItem() full.Item {
 	return full.Item{
 		ID:         full.NewID("a1"),
 		Name:       "pen",
-		Count:      ptr[int64](2),
-		Price:      ptr(0.5),
-		Active:     ptr(false),
+		Count:      ptr.To[int64](2),
+		Price:      ptr.To(0.5),
+		Active:     ptr.To(false),
 		Tags:       []string{"x", "ü"},
 		Attributes: map[string]json.RawMessage{"k": json.RawMessage(`[1,{"a":null}]`)},
 		Note:       nil,
-		Alias:      ptr("p"),
-		Color:      ptr(full.ColorForest),
-		URL:        ptr("https://example.com/p"),
+		Alias:      ptr.To("p"),
+		Color:      full.ColorForest,
+		URL:        "https://example.com/p",
 		Kind:       "item",
 		Schema:     2,
 		Pos:        &full.Position{Line: 3, Character: 4},
-		Owner:      ptr("u7"),
+		Owner:      "u7",
 		Settings:   &full.ItemSettings{Theme: full.ItemSettingsTheme("dark"), Size: &full.Dimensions{Width: 1, Height: 2.5}},
 		History:    []full.ItemHistoryItem{{At: "2026-11-22T10:00:00Z", State: full.StateProcessing}},
 		Matrix:     [][]float64{{1, 2}, {3}},
 		Grouped:    map[string][]full.Position{"g": {{Line: 1}}},
 		Either:     jsonrpc.Some(full.NewItemEither(int64(9))),
 		Raw:        json.RawMessage(`{"free":true}`),
-		Priority:   ptr(full.PriorityMinus1),
+		Priority:   ptr.To(full.PriorityMinus1),
 		Contents: []full.Contents{
-			full.NewContents(full.TextContents{URI: "file:///a", MimeType: ptr("text/plain"), Text: "hi"}),
+			full.NewContents(full.TextContents{URI: "file:///a", MimeType: "text/plain", Text: "hi"}),
 			full.NewContents(full.BlobContents{URI: "file:///b", Blob: "aGk="}),
 			full.NewContents("file:///c"),
 		},
@@ -139,7 +138,7 @@ func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
 	// blocks/show both ways, with a union array and an integer enum.
 	show := &full.BlocksShowParams{
 		Blocks:   []full.Block{full.NewBlock(full.TextBlock{Text: "hi"}), full.NewBlock(full.BlockImage{Data: "aGk="})},
-		Severity: ptr(full.SeverityWarning),
+		Severity: full.SeverityWarning,
 	}
 	if err := agentRemote.BlocksShow(ctx, show); err != nil {
 		t.Fatal(err)
@@ -148,7 +147,7 @@ func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, got := range []*full.BlocksShowParams{<-ag.blocks, <-ed.blocks} {
-		if len(got.Blocks) != 2 || got.Blocks[0].Text == nil || got.Blocks[0].Text.Text != "hi" || got.Blocks[1].Image == nil || *got.Severity != full.SeverityWarning {
+		if len(got.Blocks) != 2 || got.Blocks[0].Text == nil || got.Blocks[0].Text.Text != "hi" || got.Blocks[1].Image == nil || got.Severity != full.SeverityWarning {
 			t.Errorf("blocks/show received %+v", got)
 		}
 	}

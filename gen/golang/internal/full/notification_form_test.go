@@ -37,10 +37,10 @@ func TestNotificationForm(t *testing.T) {
 	}
 	// The notification goes from the agent to the editor's
 	// JobStatusNotification, decoded into its own params.
-	if err := s.editorRemote.JobStatusNotification(s.ctx, &full.JobStatusNotificationParams{State: full.StateProcessing, Done: ptr(true)}); err != nil {
+	if err := s.editorRemote.JobStatusNotification(s.ctx, &full.JobStatusNotificationParams{State: full.StateProcessing, Done: true}); err != nil {
 		t.Fatal(err)
 	}
-	if p := (<-s.ed.forms).(*full.JobStatusNotificationParams); p.State != full.StateProcessing || p.Done == nil || !*p.Done {
+	if p := (<-s.ed.forms).(*full.JobStatusNotificationParams); p.State != full.StateProcessing || !p.Done {
 		t.Errorf("editor got %+v", p)
 	}
 
@@ -70,7 +70,7 @@ func TestNotificationForm(t *testing.T) {
 	if err := s.editorRemote.JobStatusNotification(s.ctx, &full.JobStatusNotificationParams{State: full.StateIdle}); err != nil {
 		t.Fatal(err)
 	}
-	if p := (<-s.ed.forms).(*full.JobStatusNotificationParams); p.State != full.StateIdle || p.Done != nil {
+	if p := (<-s.ed.forms).(*full.JobStatusNotificationParams); p.State != full.StateIdle || p.Done {
 		t.Errorf("editor got %+v", p)
 	}
 	select {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/gen/golang/internal/full"
+	"github.com/rpcgen/rpcgen/internal/ptr"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -16,8 +17,8 @@ import (
 func (a *agent) MarksSet(ctx context.Context, p *full.MarksSetParams) (*full.MarksSetResult, error) {
 	res := &full.MarksSetResult{Count: uint32(1 + len(p.Marks))}
 	for _, m := range append([]full.Mark{p.Mark}, p.Marks...) {
-		if m.Kind != nil {
-			res.Kinds = append(res.Kinds, *m.Kind)
+		if m.Kind != "" {
+			res.Kinds = append(res.Kinds, m.Kind)
 		}
 	}
 	return res, nil
@@ -87,8 +88,8 @@ func TestOpenEnumsKeepUnknownValues(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &m); err != nil {
 		t.Fatal(err)
 	}
-	if *m.Kind != "source.organizeImports" || m.Kind.Valid() || *m.Level != 42 || m.Level.Valid() {
-		t.Errorf("decoded kind %q (valid %v), level %d (valid %v)", *m.Kind, m.Kind.Valid(), *m.Level, m.Level.Valid())
+	if m.Kind != "source.organizeImports" || m.Kind.Valid() || *m.Level != 42 || m.Level.Valid() {
+		t.Errorf("decoded kind %q (valid %v), level %d (valid %v)", m.Kind, m.Kind.Valid(), *m.Level, m.Level.Valid())
 	}
 	out, err := json.Marshal(m)
 	if err != nil || string(out) != in {
@@ -98,7 +99,7 @@ func TestOpenEnumsKeepUnknownValues(t *testing.T) {
 	if err != nil || string(appended) != in {
 		t.Errorf("AppendJSON = %s, %v; want %s", appended, err, in)
 	}
-	known := full.Mark{Kind: ptr(full.ActionKindQuickfix), Level: ptr(full.LevelHigh)}
+	known := full.Mark{Kind: full.ActionKindQuickfix, Level: ptr.To(full.LevelHigh)}
 	if !known.Kind.Valid() || !known.Level.Valid() {
 		t.Error("known values are not Valid")
 	}

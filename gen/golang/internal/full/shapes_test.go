@@ -104,7 +104,7 @@ func TestTuplesAndPositionalRoundTrip(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"move":[1,2,"l",["t"]],"range":[3,4],"span":["s",5,false]}`), &e); err != nil {
 		t.Fatal(err)
 	}
-	if e.Move.X != 1 || *e.Move.Label != "l" || e.Move.Tags[0] != "t" || *e.Range != (full.Range{3, 4}) || e.Span.V0 != "s" || *e.Span.V2 {
+	if e.Move.X != 1 || e.Move.Label != "l" || e.Move.Tags[0] != "t" || *e.Range != (full.Range{3, 4}) || e.Span.V0 != "s" || *e.Span.V2 {
 		t.Errorf("decoded %+v", e)
 	}
 	// A positional object leaves out its absent optional fields from the

@@ -38,16 +38,16 @@ type Scores map[string]float64
 
 // Base is an object with the members id and createdAt.
 type Base struct {
-	ID        ID         `json:"id"`
-	CreatedAt *Timestamp `json:"createdAt,omitempty"`
+	ID        ID        `json:"id"`
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
 }
 
 // Item is a thing in the store.
 //
 // Deprecated: Use Thing.
 type Item struct {
-	ID        ID         `json:"id"`
-	CreatedAt *Timestamp `json:"createdAt,omitempty"`
+	ID        ID        `json:"id"`
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
 
 	// Display name.
 	Name string `json:"name"`
@@ -64,13 +64,13 @@ type Item struct {
 	Attributes map[string]json.RawMessage `json:"attributes,omitzero"`
 	Note       *string                    `json:"note"`
 	Alias      *string                    `json:"alias"`
-	Color      *Color                     `json:"color,omitempty"`
+	Color      Color                      `json:"color,omitempty"`
 
 	// Format: uri.
-	URL *string `json:"url,omitempty"`
+	URL string `json:"url,omitempty"`
 
 	// Format: base64.
-	Blob *string `json:"blob,omitempty"`
+	Blob string `json:"blob,omitempty"`
 
 	// Always "item"; MarshalJSON fills it in when left empty.
 	Kind string `json:"kind"`
@@ -78,7 +78,7 @@ type Item struct {
 	// Always 2; MarshalJSON fills it in when left empty.
 	Schema int64     `json:"schema"`
 	Pos    *Position `json:"pos,omitempty"`
-	Owner  *string   `json:"user_id,omitempty"`
+	Owner  string    `json:"user_id,omitempty"`
 
 	// Nested inline object.
 	Settings *ItemSettings                `json:"settings,omitempty"`
@@ -129,15 +129,15 @@ type BlockImage struct {
 
 // TextContents is an object with the members uri, mimeType and text.
 type TextContents struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Text     string  `json:"text"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text"`
 }
 
 // BlobContents is an object with the members uri, mimeType and blob.
 type BlobContents struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
 
 	// Format: base64.
 	Blob string `json:"blob"`
@@ -171,14 +171,14 @@ type Mark struct {
 	Offset  *Offset `json:"offset,omitempty"`
 
 	// Items: from -5 to 5.
-	Offsets  []int32     `json:"offsets,omitzero"`
-	Kind     *ActionKind `json:"kind,omitempty"`
-	Level    *Level      `json:"level,omitempty"`
-	Severity *Severity   `json:"severity,omitempty"`
+	Offsets  []int32    `json:"offsets,omitzero"`
+	Kind     ActionKind `json:"kind,omitempty"`
+	Level    *Level     `json:"level,omitempty"`
+	Severity Severity   `json:"severity,omitempty"`
 
 	// Proposed: not yet part of the protocol's stable release.
-	Note   *string `json:"note,omitempty"`
-	Amount *Amount `json:"amount,omitempty"`
+	Note   string `json:"note,omitempty"`
+	Amount Amount `json:"amount,omitzero"`
 }
 
 // MarkupContent is an object with the members kind and value.
@@ -195,7 +195,7 @@ type MarkedCode struct {
 
 // HoverOptions is an object with the member workDoneProgress.
 type HoverOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // Location is an object with the members uri and line.
@@ -217,7 +217,7 @@ type DefinitionLink struct {
 type SymbolInformation struct {
 	Name          string   `json:"name"`
 	Location      Location `json:"location"`
-	ContainerName *string  `json:"containerName,omitempty"`
+	ContainerName string   `json:"containerName,omitempty"`
 }
 
 // WorkspaceSymbol is an object with the members name, location and data.
@@ -230,33 +230,33 @@ type WorkspaceSymbol struct {
 // HoverRegistrationOptions is an object with the members workDoneProgress,
 // documentSelector and id.
 type HoverRegistrationOptions struct {
-	WorkDoneProgress *bool                `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool                 `json:"workDoneProgress,omitempty"`
 	DocumentSelector []TextDocumentFilter `json:"documentSelector"`
-	ID               *string              `json:"id,omitempty"`
+	ID               string               `json:"id,omitempty"`
 }
 
 // TextDocumentFilterLanguage is the TextDocumentFilterLanguage variant of
 // [TextDocumentFilter].
 type TextDocumentFilterLanguage struct {
-	Language string  `json:"language"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // TextDocumentFilterScheme is the TextDocumentFilterScheme variant of
 // [TextDocumentFilter].
 type TextDocumentFilterScheme struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   string  `json:"scheme"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // TextDocumentFilterPattern is the TextDocumentFilterPattern variant of
 // [TextDocumentFilter].
 type TextDocumentFilterPattern struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  string  `json:"pattern"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern"`
 }
 
 // ProgressBegin is an object with the members kind and label.
@@ -269,30 +269,30 @@ type ProgressBegin struct {
 // ProgressEnd is an object with the members kind and message.
 type ProgressEnd struct {
 	// Always "end"; MarshalJSON fills it in when left empty.
-	Kind    string  `json:"kind"`
-	Message *string `json:"message,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
 }
 
 // TextField is an object with the members type, label and minLength.
 type TextField struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
-	Type      string  `json:"type"`
-	Label     *string `json:"label,omitempty"`
-	MinLength *int64  `json:"minLength,omitempty"`
+	Type      string `json:"type"`
+	Label     string `json:"label,omitempty"`
+	MinLength *int64 `json:"minLength,omitempty"`
 }
 
 // NumberField is an object with the members type, label and minimum.
 type NumberField struct {
 	Type    NumberFieldType `json:"type"`
-	Label   *string         `json:"label,omitempty"`
+	Label   string          `json:"label,omitempty"`
 	Minimum *float64        `json:"minimum,omitempty"`
 }
 
 // FlagField is an object with the members type and label.
 type FlagField struct {
 	// Always "boolean"; MarshalJSON fills it in when left empty.
-	Type  string  `json:"type"`
-	Label *string `json:"label,omitempty"`
+	Type  string `json:"type"`
+	Label string `json:"label,omitempty"`
 }
 
 // DocumentURI is a string in the uri format.
@@ -309,7 +309,7 @@ type Result struct {
 // XEdits is an object with 10 members.
 type XEdits struct {
 	Meta       *Meta                      `json:"_meta,omitempty"`
-	Schema     *string                    `json:"$schema,omitempty"`
+	Schema     string                     `json:"$schema,omitempty"`
 	Changes    map[DocumentURI][]string   `json:"changes,omitzero"`
 	ByLine     map[int64]Color            `json:"byLine,omitzero"`
 	BySeverity map[Severity]string        `json:"bySeverity,omitzero"`
@@ -340,7 +340,7 @@ type Span struct {
 type Move struct {
 	X     int64    `json:"x"`
 	Y     int64    `json:"y"`
-	Label *string  `json:"label,omitempty"`
+	Label string   `json:"label,omitempty"`
 	Tags  []string `json:"tags,omitzero"`
 }
 
@@ -378,19 +378,19 @@ type FetchItemParams struct {
 
 // BlocksShowParams are the params of blocks/show.
 type BlocksShowParams struct {
-	Blocks   []Block   `json:"blocks"`
-	Severity *Severity `json:"severity,omitempty"`
+	Blocks   []Block  `json:"blocks"`
+	Severity Severity `json:"severity,omitempty"`
 }
 
 // HoverShowParams are the params of hover/show.
 type HoverShowParams struct {
 	Contents   HoverContents        `json:"contents"`
-	Provider   *HoverProvider       `json:"provider,omitempty"`
+	Provider   HoverProvider        `json:"provider,omitzero"`
 	Filters    []TextDocumentFilter `json:"filters,omitzero"`
-	Progress   *ProgressValue       `json:"progress,omitempty"`
-	Definition *DefinitionResult    `json:"definition,omitempty"`
-	Symbols    *WorkspaceSymbols    `json:"symbols,omitempty"`
-	Field      *FormField           `json:"field,omitempty"`
+	Progress   ProgressValue        `json:"progress,omitzero"`
+	Definition DefinitionResult     `json:"definition,omitzero"`
+	Symbols    WorkspaceSymbols     `json:"symbols,omitzero"`
+	Field      FormField            `json:"field,omitzero"`
 }
 
 // MarksSetParams are the params of marks/set.
@@ -429,12 +429,12 @@ type JobStatusResult struct {
 // notification.
 type JobStatusNotificationParams struct {
 	State State `json:"state"`
-	Done  *bool `json:"done,omitempty"`
+	Done  bool  `json:"done,omitempty"`
 }
 
 // ItemsListParams are the params of items/list.
 type ItemsListParams struct {
-	Cursor *string `json:"cursor,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // SelectParams are the params of select.

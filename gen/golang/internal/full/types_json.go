@@ -95,9 +95,9 @@ func (x Base) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	if x.CreatedAt != nil {
+	if x.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
-		b = rpcimpl.AppendString(b, *x.CreatedAt)
+		b = rpcimpl.AppendString(b, x.CreatedAt)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -115,7 +115,7 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 			has.ID = true
 			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return rpcimpl.AtField("createdAt", rpcimpl.DecodeOptional(value, &v.CreatedAt, rpcimpl.DecodeString[Timestamp]))
+			return rpcimpl.AtField("createdAt", rpcimpl.DecodeString(value, &v.CreatedAt))
 		}
 		return nil
 	})
@@ -166,9 +166,9 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	if x.CreatedAt != nil {
+	if x.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
-		b = rpcimpl.AppendString(b, *x.CreatedAt)
+		b = rpcimpl.AppendString(b, x.CreatedAt)
 	}
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
@@ -210,17 +210,17 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	} else {
 		b = rpcimpl.AppendString(b, *x.Alias)
 	}
-	if x.Color != nil {
+	if x.Color != "" {
 		b = append(b, `,"color":`...)
-		b = rpcimpl.AppendString(b, *x.Color)
+		b = rpcimpl.AppendString(b, x.Color)
 	}
-	if x.URL != nil {
+	if x.URL != "" {
 		b = append(b, `,"url":`...)
-		b = rpcimpl.AppendString(b, *x.URL)
+		b = rpcimpl.AppendString(b, x.URL)
 	}
-	if x.Blob != nil {
+	if x.Blob != "" {
 		b = append(b, `,"blob":`...)
-		b = rpcimpl.AppendString(b, *x.Blob)
+		b = rpcimpl.AppendString(b, x.Blob)
 	}
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
@@ -232,9 +232,9 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Owner != nil {
+	if x.Owner != "" {
 		b = append(b, `,"user_id":`...)
-		b = rpcimpl.AppendString(b, *x.Owner)
+		b = rpcimpl.AppendString(b, x.Owner)
 	}
 	if x.Settings != nil {
 		b = append(b, `,"settings":`...)
@@ -301,7 +301,7 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 			has.ID = true
 			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return rpcimpl.AtField("createdAt", rpcimpl.DecodeOptional(value, &v.CreatedAt, rpcimpl.DecodeString[Timestamp]))
+			return rpcimpl.AtField("createdAt", rpcimpl.DecodeString(value, &v.CreatedAt))
 		case "name":
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
@@ -322,11 +322,14 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 			has.Alias = true
 			return rpcimpl.AtField("alias", rpcimpl.DecodeOptional(value, &v.Alias, rpcimpl.DecodeString[string]))
 		case "color":
-			return rpcimpl.AtField("color", rpcimpl.DecodeOptional(value, &v.Color, rpcimpl.UnmarshalJSON[Color]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("color", v.Color.UnmarshalJSON(value))
 		case "url":
-			return rpcimpl.AtField("url", rpcimpl.DecodeOptional(value, &v.URL, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("url", rpcimpl.DecodeString(value, &v.URL))
 		case "blob":
-			return rpcimpl.AtField("blob", rpcimpl.DecodeOptional(value, &v.Blob, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("blob", rpcimpl.DecodeString(value, &v.Blob))
 		case "kind":
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
@@ -336,7 +339,7 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 		case "pos":
 			return rpcimpl.AtField("pos", rpcimpl.DecodeOptional(value, &v.Pos, rpcimpl.UnmarshalJSON[Position]))
 		case "user_id":
-			return rpcimpl.AtField("user_id", rpcimpl.DecodeOptional(value, &v.Owner, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("user_id", rpcimpl.DecodeString(value, &v.Owner))
 		case "settings":
 			return rpcimpl.AtField("settings", rpcimpl.DecodeOptional(value, &v.Settings, rpcimpl.UnmarshalJSON[ItemSettings]))
 		case "history":
@@ -644,9 +647,9 @@ func (x TextContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"text":`...)
 	b = rpcimpl.AppendString(b, x.Text)
@@ -666,7 +669,7 @@ func (x *TextContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "text":
 			has.Text = true
 			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
@@ -692,9 +695,9 @@ func (x BlobContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"blob":`...)
 	b = rpcimpl.AppendString(b, x.Blob)
@@ -714,7 +717,7 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "blob":
 			has.Blob = true
 			return rpcimpl.AtField("blob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Blob)))
@@ -788,23 +791,23 @@ func (x Mark) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = rpcimpl.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, x.Kind)
 	}
 	if x.Level != nil {
 		b = append(b, `,"level":`...)
 		b = rpcimpl.AppendInt(b, *x.Level)
 	}
-	if x.Severity != nil {
+	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
-		b = rpcimpl.AppendInt(b, *x.Severity)
+		b = rpcimpl.AppendInt(b, x.Severity)
 	}
-	if x.Note != nil {
+	if x.Note != "" {
 		b = append(b, `,"note":`...)
-		b = rpcimpl.AppendString(b, *x.Note)
+		b = rpcimpl.AppendString(b, x.Note)
 	}
-	if x.Amount != nil {
+	if !x.Amount.IsZero() {
 		b = append(b, `,"amount":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Amount); err != nil {
 			return nil, err
@@ -849,15 +852,24 @@ func (x *Mark) UnmarshalJSON(b []byte) error {
 				return rpcimpl.DecodeIntIn(b, v, -5, 5)
 			}))
 		case "kind":
-			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[ActionKind]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "level":
 			return rpcimpl.AtField("level", rpcimpl.DecodeOptional(value, &v.Level, rpcimpl.UnmarshalJSON[Level]))
 		case "severity":
-			return rpcimpl.AtField("severity", rpcimpl.DecodeOptional(value, &v.Severity, rpcimpl.UnmarshalJSON[Severity]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("severity", v.Severity.UnmarshalJSON(value))
 		case "note":
-			return rpcimpl.AtField("note", rpcimpl.DecodeOptional(value, &v.Note, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("note", rpcimpl.DecodeString(value, &v.Note))
 		case "amount":
-			return rpcimpl.AtField("amount", rpcimpl.DecodeOptional(value, &v.Amount, rpcimpl.UnmarshalJSON[Amount]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("amount", v.Amount.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -962,9 +974,9 @@ func (x *MarkedCode) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -976,7 +988,7 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -1090,9 +1102,9 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Location.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = rpcimpl.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, x.ContainerName)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1113,7 +1125,7 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 			has.Location = true
 			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
 		case "containerName":
-			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeString(value, &v.ContainerName))
 		}
 		return nil
 	})
@@ -1188,17 +1200,17 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = rpcimpl.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, x.ID)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1213,12 +1225,12 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return rpcimpl.AtField("documentSelector", rpcimpl.DecodeArray(value, &v.DocumentSelector, rpcimpl.UnmarshalJSON[TextDocumentFilter]))
 		case "id":
-			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1239,13 +1251,13 @@ func (x TextDocumentFilterLanguage) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
 	b = rpcimpl.AppendString(b, x.Language)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = rpcimpl.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, x.Pattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1263,9 +1275,9 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 			has.Language = true
 			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
-			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -1284,15 +1296,15 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TextDocumentFilterScheme) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = rpcimpl.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, x.Language)
 	}
 	b = append(b, `,"scheme":`...)
 	b = rpcimpl.AppendString(b, x.Scheme)
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = rpcimpl.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, x.Pattern)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1307,12 +1319,12 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeString(value, &v.Language))
 		case "scheme":
 			has.Scheme = true
 			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -1331,13 +1343,13 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x TextDocumentFilterPattern) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = rpcimpl.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, x.Language)
 	}
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = rpcimpl.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	b = rpcimpl.AppendString(b, x.Pattern)
@@ -1354,9 +1366,9 @@ func (x *TextDocumentFilterPattern) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeString(value, &v.Language))
 		case "scheme":
-			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
@@ -1458,9 +1470,9 @@ func (x ProgressEnd) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = rpcimpl.AppendString(b, x.Kind)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = rpcimpl.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, x.Message)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1478,7 +1490,7 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "message":
-			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeString(value, &v.Message))
 		}
 		return nil
 	})
@@ -1518,9 +1530,9 @@ func (x TextField) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = rpcimpl.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, x.Label)
 	}
 	if x.MinLength != nil {
 		b = append(b, `,"minLength":`...)
@@ -1542,7 +1554,7 @@ func (x *TextField) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "label":
-			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeString(value, &v.Label))
 		case "minLength":
 			return rpcimpl.AtField("minLength", rpcimpl.DecodeOptional(value, &v.MinLength, rpcimpl.DecodeInt[int64]))
 		}
@@ -1568,9 +1580,9 @@ func (x NumberField) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = rpcimpl.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, x.Label)
 	}
 	if x.Minimum != nil {
 		b = append(b, `,"minimum":`...)
@@ -1594,7 +1606,7 @@ func (x *NumberField) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "label":
-			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeString(value, &v.Label))
 		case "minimum":
 			return rpcimpl.AtField("minimum", rpcimpl.DecodeOptional(value, &v.Minimum, rpcimpl.DecodeFloat[float64]))
 		}
@@ -1634,9 +1646,9 @@ func (x FlagField) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = rpcimpl.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, x.Label)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1654,7 +1666,7 @@ func (x *FlagField) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "label":
-			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeString(value, &v.Label))
 		}
 		return nil
 	})
@@ -1723,7 +1735,7 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "$schema":
-			return rpcimpl.AtField("$schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("$schema", rpcimpl.DecodeString(value, &v.Schema))
 		case "changes":
 			return rpcimpl.AtField("changes", rpcimpl.DecodeKeyedMap(value, &v.Changes, false, rpcimpl.DecodeString[DocumentURI], rpcimpl.Unmarshal[[]string]))
 		case "byLine":
@@ -1824,7 +1836,7 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 	switch {
 	case x.Tags != nil:
 		n = 4
-	case x.Label != nil:
+	case x.Label != "":
 		n = 3
 	}
 	b = rpcimpl.AppendInt(b, x.X)
@@ -1832,10 +1844,10 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Y)
 	if n > 2 {
 		b = append(b, ',')
-		if x.Label == nil {
-			b = append(b, "null"...)
+		if x.Label != "" {
+			b = rpcimpl.AppendString(b, x.Label)
 		} else {
-			b = rpcimpl.AppendString(b, *x.Label)
+			b = append(b, "null"...)
 		}
 	}
 	if n > 3 {
@@ -1858,7 +1870,7 @@ func (x *Move) UnmarshalJSON(b []byte) error {
 		case 1:
 			return rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Y))
 		case 2:
-			return rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string])
+			return rpcimpl.DecodeString(value, &v.Label)
 		case 3:
 			return json.Unmarshal(value, &v.Tags)
 		}
@@ -2110,9 +2122,9 @@ func (x BlocksShowParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Blocks); err != nil {
 		return nil, err
 	}
-	if x.Severity != nil {
+	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
-		b = rpcimpl.AppendInt(b, *x.Severity)
+		b = rpcimpl.AppendInt(b, x.Severity)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2130,7 +2142,10 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 			has.Blocks = true
 			return rpcimpl.AtField("blocks", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Blocks, rpcimpl.UnmarshalJSON[Block])))
 		case "severity":
-			return rpcimpl.AtField("severity", rpcimpl.DecodeOptional(value, &v.Severity, rpcimpl.UnmarshalJSON[Severity]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("severity", v.Severity.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2154,7 +2169,7 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
 		return nil, err
 	}
-	if x.Provider != nil {
+	if !x.Provider.IsZero() {
 		b = append(b, `,"provider":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Provider); err != nil {
 			return nil, err
@@ -2166,25 +2181,25 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Progress != nil {
+	if !x.Progress.IsZero() {
 		b = append(b, `,"progress":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Progress); err != nil {
 			return nil, err
 		}
 	}
-	if x.Definition != nil {
+	if !x.Definition.IsZero() {
 		b = append(b, `,"definition":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Definition); err != nil {
 			return nil, err
 		}
 	}
-	if x.Symbols != nil {
+	if !x.Symbols.IsZero() {
 		b = append(b, `,"symbols":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Symbols); err != nil {
 			return nil, err
 		}
 	}
-	if x.Field != nil {
+	if !x.Field.IsZero() {
 		b = append(b, `,"field":`...)
 		if b, err = rpcimpl.AppendValue(b, x.Field); err != nil {
 			return nil, err
@@ -2206,17 +2221,32 @@ func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
 			has.Contents = true
 			return rpcimpl.AtField("contents", rpcimpl.NonNull(value, v.Contents.UnmarshalJSON(value)))
 		case "provider":
-			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.UnmarshalJSON[HoverProvider]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("provider", v.Provider.UnmarshalJSON(value))
 		case "filters":
 			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[TextDocumentFilter]))
 		case "progress":
-			return rpcimpl.AtField("progress", rpcimpl.DecodeOptional(value, &v.Progress, rpcimpl.UnmarshalJSON[ProgressValue]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("progress", v.Progress.UnmarshalJSON(value))
 		case "definition":
-			return rpcimpl.AtField("definition", rpcimpl.DecodeOptional(value, &v.Definition, rpcimpl.UnmarshalJSON[DefinitionResult]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("definition", v.Definition.UnmarshalJSON(value))
 		case "symbols":
-			return rpcimpl.AtField("symbols", rpcimpl.DecodeOptional(value, &v.Symbols, rpcimpl.UnmarshalJSON[WorkspaceSymbols]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("symbols", v.Symbols.UnmarshalJSON(value))
 		case "field":
-			return rpcimpl.AtField("field", rpcimpl.DecodeOptional(value, &v.Field, rpcimpl.UnmarshalJSON[FormField]))
+			if rpcimpl.JSONKind(value) == "null" {
+				return nil
+			}
+			return rpcimpl.AtField("field", v.Field.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2484,9 +2514,9 @@ func (x JobStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"state":`...)
 	b = rpcimpl.AppendString(b, x.State)
-	if x.Done != nil {
+	if x.Done {
 		b = append(b, `,"done":`...)
-		b = rpcimpl.AppendBool(b, *x.Done)
+		b = rpcimpl.AppendBool(b, x.Done)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2504,7 +2534,7 @@ func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
 			has.State = true
 			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		case "done":
-			return rpcimpl.AtField("done", rpcimpl.DecodeOptional(value, &v.Done, rpcimpl.DecodeBool[bool]))
+			return rpcimpl.AtField("done", rpcimpl.DecodeBool(value, &v.Done))
 		}
 		return nil
 	})
@@ -2523,9 +2553,9 @@ func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
 // it, without reflection.
 func (x ItemsListParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Cursor != nil {
+	if x.Cursor != "" {
 		b = append(b, `,"cursor":`...)
-		b = rpcimpl.AppendString(b, *x.Cursor)
+		b = rpcimpl.AppendString(b, x.Cursor)
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2537,7 +2567,7 @@ func (x *ItemsListParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "cursor":
-			return rpcimpl.AtField("cursor", rpcimpl.DecodeOptional(value, &v.Cursor, rpcimpl.DecodeString[string]))
+			return rpcimpl.AtField("cursor", rpcimpl.DecodeString(value, &v.Cursor))
 		}
 		return nil
 	})

@@ -43,6 +43,12 @@ func (x *ID) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ID) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // ItemEither is the either member of [Item].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -80,6 +86,12 @@ func (x *ItemEither) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ItemEither) IsZero() bool {
+	return x.String == nil && x.Integer == nil
+}
+
 // Block is a content block.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -115,6 +127,12 @@ func (x *Block) Value() any {
 		return *x.Image
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Block) IsZero() bool {
+	return x.Text == nil && x.Image == nil
 }
 
 // Contents says what a resource holds.
@@ -166,6 +184,12 @@ func (x *Contents) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Contents) IsZero() bool {
+	return x.TextContents == nil && x.BlobContents == nil && x.String == nil
+}
+
 // Amount holds exactly one of these variants, in its field; on the wire it is
 // that variant alone, and the variants are told apart by the kind of JSON
 // value they are:
@@ -200,6 +224,12 @@ func (x *Amount) Value() any {
 		return *x.String
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Amount) IsZero() bool {
+	return x.Integer == nil && x.String == nil
 }
 
 // Upload holds exactly one of these variants, in its field; on the wire it is
@@ -243,6 +273,12 @@ func (x *Upload) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Upload) IsZero() bool {
+	return x.TextContents == nil && x.BlobContents == nil
+}
+
 // MarkedString holds exactly one of these variants, in its field; on the wire
 // it is that variant alone, and the variants are told apart by the kind of
 // JSON value they are:
@@ -278,6 +314,12 @@ func (x *MarkedString) Value() any {
 		return *x.MarkedCode
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x MarkedString) IsZero() bool {
+	return x.String == nil && x.MarkedCode == nil
 }
 
 // HoverContents holds exactly one of these variants, in its field; on the wire
@@ -329,6 +371,12 @@ func (x *HoverContents) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x HoverContents) IsZero() bool {
+	return x.MarkupContent == nil && x.MarkedString == nil && x.Array == nil
+}
+
 // Definition holds exactly one of these variants, in its field; on the wire it
 // is that variant alone, and the variants are told apart by the kind of JSON
 // value they are:
@@ -363,6 +411,12 @@ func (x *Definition) Value() any {
 		return *x.Array
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Definition) IsZero() bool {
+	return x.Location == nil && x.Array == nil
 }
 
 // DefinitionResult holds exactly one of these variants, in its field; on the
@@ -409,6 +463,12 @@ func (x *DefinitionResult) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DefinitionResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
+}
+
 // WorkspaceSymbols holds exactly one of these variants, in its field; on the
 // wire it is that variant alone, and the variants are told apart by the kind
 // of JSON value they are, and arrays by their first item:
@@ -451,6 +511,12 @@ func (x *WorkspaceSymbols) Value() any {
 		return *x.WorkspaceSymbolList
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceSymbols) IsZero() bool {
+	return x.SymbolInformationList == nil && x.WorkspaceSymbolList == nil
 }
 
 // HoverProvider holds exactly one of these variants, in its field; on the wire
@@ -500,6 +566,12 @@ func (x *HoverProvider) Value() any {
 		return *x.HoverRegistrationOptions
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x HoverProvider) IsZero() bool {
+	return x.Boolean == nil && x.HoverOptions == nil && x.HoverRegistrationOptions == nil
 }
 
 // TextDocumentFilter holds exactly one of these variants, in its field; on the
@@ -553,6 +625,12 @@ func (x *TextDocumentFilter) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentFilter) IsZero() bool {
+	return x.TextDocumentFilterLanguage == nil && x.TextDocumentFilterScheme == nil && x.TextDocumentFilterPattern == nil
+}
+
 // ProgressValue holds exactly one of these variants, in its field; on the wire
 // it is that variant alone, and the variants are told apart by the kind of
 // JSON value they are, and objects by the members they hold:
@@ -602,6 +680,12 @@ func (x *ProgressValue) Value() any {
 	return nil
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ProgressValue) IsZero() bool {
+	return x.ProgressBegin == nil && x.ProgressEnd == nil && x.Other == nil
+}
+
 // TokenOrProgress holds exactly one of these variants, in its field; on the
 // wire it is that variant alone, and the variants are told apart by the kind
 // of JSON value they are:
@@ -637,6 +721,12 @@ func (x *TokenOrProgress) Value() any {
 		return *x.ProgressValue
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TokenOrProgress) IsZero() bool {
+	return x.String == nil && x.ProgressValue == nil
 }
 
 // FormField holds exactly one of these variants, in its field; on the wire it
@@ -684,4 +774,10 @@ func (x *FormField) Value() any {
 		return *x.FlagField
 	}
 	return nil
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x FormField) IsZero() bool {
+	return x.TextField == nil && x.NumberField == nil && x.FlagField == nil
 }

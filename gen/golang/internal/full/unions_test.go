@@ -50,7 +50,7 @@ func TestOverlappingUnionsDecode(t *testing.T) {
 		{`{}`, "HoverOptions"},
 		{`{"workDoneProgress":true}`, "HoverOptions"},
 		{`{"documentSelector":null}`, "HoverRegistrationOptions"},
-		{`{"workDoneProgress":false,"documentSelector":[{"language":"go"}],"id":"h"}`, "HoverRegistrationOptions"},
+		{`{"workDoneProgress":true,"documentSelector":[{"language":"go"}],"id":"h"}`, "HoverRegistrationOptions"},
 	} {
 		var v full.HoverProvider
 		decode(t, tc.in, &v)

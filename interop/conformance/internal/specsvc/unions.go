@@ -42,3 +42,9 @@ func (x *GetDataResultItem) Value() any {
 	}
 	return nil
 }
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GetDataResultItem) IsZero() bool {
+	return x.String == nil && x.Integer == nil
+}
