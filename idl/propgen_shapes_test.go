@@ -43,7 +43,11 @@ func (g *propGen) positional(t *ptype, depth int) []any {
 		if f.optional && g.r.Intn(3) == 0 {
 			break
 		}
-		out = append(out, g.value(f.t, depth+1))
+		v := g.value(f.t, depth+1)
+		if f.optional && plainZero(v) {
+			break
+		}
+		out = append(out, v)
 	}
 	return out
 }
