@@ -56,20 +56,7 @@ func TestErrorStringsCarryPackagePrefix(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
 	used := map[string]bool{}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "testdata" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
+	err = walkSources(fset, root, func(path string, f *ast.File) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		prefix := f.Name.Name + ": "
@@ -112,7 +99,6 @@ func TestErrorStringsCarryPackagePrefix(t *testing.T) {
 				return true
 			})
 		}
-		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -170,20 +156,7 @@ func TestSentinelErrorsCarryPackagePrefix(t *testing.T) {
 	used := map[string]bool{}
 	for _, dir := range []string{"gen", "idl", "cmd"} {
 		root := filepath.Join("..", "..", dir)
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
-			f, err := parser.ParseFile(fset, path, nil, 0)
-			if err != nil {
-				return err
-			}
+		err := walkSources(fset, root, func(path string, f *ast.File) {
 			pkg := f.Name.Name
 			if pkg == "main" {
 				pkg = filepath.Base(filepath.Dir(path))
@@ -214,7 +187,6 @@ func TestSentinelErrorsCarryPackagePrefix(t *testing.T) {
 					}
 				}
 			}
-			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -225,4 +197,26 @@ func TestSentinelErrorsCarryPackagePrefix(t *testing.T) {
 			t.Errorf("unprefixedSentinels lists %s, which is prefixed or gone: remove it", key)
 		}
 	}
+}
+
+// walkSources parses every non-test Go file below root, testdata aside,
+// and calls fn with each.
+func walkSources(fset *token.FileSet, root string, fn func(path string, f *ast.File)) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		fn(path, f)
+		return nil
+	})
 }
