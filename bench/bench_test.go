@@ -9,8 +9,27 @@ import (
 	"time"
 )
 
-// ops are the measured operations, in benchmark order.
-var ops = []string{"add", "echo", "notify"}
+// ops are the measured operations, in benchmark order: add, echo of a 1 KiB
+// ASCII text and the notification tick, then echo of 64 KiB and of 1 MiB,
+// echo of 1 KiB that needs escaping, and a didOpen of a 100 KB source file
+// in several scripts.
+var ops = []string{"add", "echo", "notify", "echo64k", "echo1m", "escape", "didopen"}
+
+// echoText returns the text an echo operation sends, and false for the other
+// operations.
+func echoText(op string) (string, bool) {
+	switch op {
+	case "echo":
+		return makeText(1<<10, 0), true
+	case "echo64k":
+		return makeText(64<<10, 0), true
+	case "echo1m":
+		return makeText(1<<20, 0), true
+	case "escape":
+		return escapeText(1<<10, 0), true
+	}
+	return "", false
+}
 
 // callerCounts are the numbers of concurrent callers, in benchmark order.
 var callerCounts = []int{1, 64}
@@ -46,32 +65,48 @@ func BenchmarkRPC(b *testing.B) {
 	}
 }
 
-// tickWaiter counts notifications until it has seen want of them.
-type tickWaiter struct {
-	n    atomic.Int64
-	want int64
-	done chan struct{}
+// noteWaiter counts notifications until it has seen want of them.
+type noteWaiter struct {
+	n       atomic.Int64
+	want    int64
+	done    chan struct{}
+	textLen int                    // the length of every didOpen's text
+	bad     atomic.Pointer[string] // the first didOpen whose text differs in length
 }
 
-func (w *tickWaiter) tick(int64) {
+func (w *noteWaiter) note() {
 	if w.n.Add(1) == w.want {
 		close(w.done)
 	}
 }
 
+func (w *noteWaiter) sink() sink {
+	return sink{
+		tick: func(int64) { w.note() },
+		didOpen: func(d document) {
+			if len(d.Text) != w.textLen {
+				msg := fmt.Sprintf("didOpen %d carried %d bytes of text, want %d", d.Version, len(d.Text), w.textLen)
+				w.bad.CompareAndSwap(nil, &msg)
+			}
+			w.note()
+		},
+	}
+}
+
 // runOp measures b.N operations split among callers goroutines. Setting up
-// and closing the connection are not timed; for notify the timer stops once
-// the server has received all b.N notifications.
+// and closing the connection are not timed; for notify and didopen the timer
+// stops once the server has received all b.N notifications.
 func runOp(b *testing.B, im impl, tr transport, f framingKind, op string, callers int) {
-	ticks := &tickWaiter{want: int64(b.N), done: make(chan struct{})}
-	s := open(b, im, tr, f, ticks.tick)
+	doc := sourceDocument(0)
+	notes := &noteWaiter{want: int64(b.N), done: make(chan struct{}), textLen: len(doc.Text)}
+	s := open(b, im, tr, f, notes.sink())
 	defer func() {
 		if err := s.Close(); err != nil {
 			b.Errorf("close: %v", err)
 		}
 	}()
 	ctx := context.Background()
-	text := makeText(1024, 0)
+	text, isEcho := echoText(op)
 	var (
 		next     atomic.Int64
 		failed   atomic.Pointer[error]
@@ -79,6 +114,10 @@ func runOp(b *testing.B, im impl, tr transport, f framingKind, op string, caller
 		do       func(i int64) error
 		checkLen = len(text)
 	)
+	if isEcho {
+		op = "echo"
+	}
+	notify := op == "notify" || op == "didopen"
 	switch op {
 	case "add":
 		do = func(i int64) error {
@@ -98,6 +137,12 @@ func runOp(b *testing.B, im impl, tr transport, f framingKind, op string, caller
 		}
 	case "notify":
 		do = func(i int64) error { return s.Tick(ctx, i) }
+	case "didopen":
+		do = func(i int64) error {
+			d := doc
+			d.Version = i
+			return s.DidOpen(ctx, d)
+		}
 	default:
 		b.Fatalf("unknown op %q", op)
 	}
@@ -117,12 +162,15 @@ func runOp(b *testing.B, im impl, tr transport, f framingKind, op string, caller
 	if errp := failed.Load(); errp != nil {
 		b.Fatalf("%s: %v", op, *errp)
 	}
-	if op == "notify" {
+	if notify {
 		select {
-		case <-ticks.done:
+		case <-notes.done:
 		case <-time.After(time.Minute):
-			b.Fatalf("the server received %d of %d notifications", ticks.n.Load(), n)
+			b.Fatalf("the server received %d of %d notifications", notes.n.Load(), n)
 		}
 	}
 	b.StopTimer()
+	if msg := notes.bad.Load(); msg != nil {
+		b.Fatal(*msg)
+	}
 }

@@ -13,8 +13,9 @@ import (
 // The two baselines share this minimal framing, written for them alone so
 // that they depend on neither rpcgen's runtime nor a peer library.
 
-// maxFrame bounds the size of a message the baselines accept.
-const maxFrame = 1 << 20
+// maxFrame bounds the size of a message the baselines accept: room for the
+// 1 MiB echo, escaped.
+const maxFrame = 8 << 20
 
 // frameWriter frames messages and writes each with one Write call. It is
 // safe for concurrent use.

@@ -40,7 +40,7 @@ type (
 	}
 )
 
-func startJRPC2(client, server io.ReadWriteCloser, f framingKind, onTick func(int64)) (session, error) {
+func startJRPC2(client, server io.ReadWriteCloser, f framingKind, on sink) (session, error) {
 	var frame channel.Framing
 	switch f {
 	case contentLength:
@@ -70,7 +70,15 @@ func startJRPC2(client, server io.ReadWriteCloser, f framingKind, onTick func(in
 			if err := req.UnmarshalParams(&p); err != nil {
 				return nil, err
 			}
-			onTick(p.Seq)
+			on.tick(p.Seq)
+			return nil, nil
+		},
+		methodDidOpen: func(_ context.Context, req *jrpc2.Request) (any, error) {
+			var p didOpenParams
+			if err := req.UnmarshalParams(&p); err != nil {
+				return nil, err
+			}
+			on.didOpen(p.doc())
 			return nil, nil
 		},
 	}
@@ -98,6 +106,13 @@ func (s *jrpc2Session) Echo(ctx context.Context, text string) (string, error) {
 func (s *jrpc2Session) Tick(ctx context.Context, seq int64) error {
 	if err := s.client.Notify(ctx, "tick", jrpc2TickParams{Seq: seq}); err != nil {
 		return fmt.Errorf("jrpc2 tick: %w", err)
+	}
+	return nil
+}
+
+func (s *jrpc2Session) DidOpen(ctx context.Context, doc document) error {
+	if err := s.client.Notify(ctx, methodDidOpen, newDidOpenParams(doc)); err != nil {
+		return fmt.Errorf("jrpc2 didOpen: %w", err)
 	}
 	return nil
 }

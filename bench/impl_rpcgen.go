@@ -20,7 +20,7 @@ func init() {
 // rpcgenServer implements the generated Server interface.
 type rpcgenServer struct {
 	benchproto.UnimplementedServer
-	onTick func(int64)
+	on sink
 }
 
 func (rpcgenServer) Add(_ context.Context, p *benchproto.AddParams) (*benchproto.AddResult, error) {
@@ -32,7 +32,12 @@ func (rpcgenServer) Echo(_ context.Context, p *benchproto.EchoParams) (*benchpro
 }
 
 func (s rpcgenServer) Tick(_ context.Context, p *benchproto.TickParams) error {
-	s.onTick(p.Seq)
+	s.on.tick(p.Seq)
+	return nil
+}
+
+func (s rpcgenServer) TextDocumentDidOpen(_ context.Context, p *benchproto.DidOpenTextDocumentParams) error {
+	s.on.didOpen(document(p.TextDocument))
 	return nil
 }
 
@@ -43,7 +48,7 @@ type rpcgenSession struct {
 	server     benchproto.Server
 }
 
-func startRPCGen(client, server io.ReadWriteCloser, f framingKind, onTick func(int64)) (session, error) {
+func startRPCGen(client, server io.ReadWriteCloser, f framingKind, on sink) (session, error) {
 	var opts jsonrpc.Options
 	switch f {
 	case contentLength:
@@ -53,7 +58,7 @@ func startRPCGen(client, server io.ReadWriteCloser, f framingKind, onTick func(i
 	default:
 		return nil, fmt.Errorf("rpcgen: unknown framing %q", f)
 	}
-	serverConn := benchproto.ConnectServer(server, rpcgenServer{onTick: onTick}, opts)
+	serverConn := benchproto.ConnectServer(server, rpcgenServer{on: on}, opts)
 	clientConn, remote := benchproto.ConnectClient(client, opts)
 	return &rpcgenSession{clientConn: clientConn, serverConn: serverConn, server: remote}, nil
 }
@@ -77,6 +82,13 @@ func (s *rpcgenSession) Echo(ctx context.Context, text string) (string, error) {
 func (s *rpcgenSession) Tick(ctx context.Context, seq int64) error {
 	if err := s.server.Tick(ctx, &benchproto.TickParams{Seq: seq}); err != nil {
 		return fmt.Errorf("rpcgen tick: %w", err)
+	}
+	return nil
+}
+
+func (s *rpcgenSession) DidOpen(ctx context.Context, doc document) error {
+	if err := s.server.TextDocumentDidOpen(ctx, &benchproto.DidOpenTextDocumentParams{TextDocument: benchproto.TextDocumentItem(doc)}); err != nil {
+		return fmt.Errorf("rpcgen didOpen: %w", err)
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ func (sgNoHandler) Handle(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) {}
 // errNoParams answers a request without params.
 var errNoParams = errors.New("missing params")
 
-func startSourcegraph(client, server io.ReadWriteCloser, f framingKind, onTick func(int64)) (session, error) {
+func startSourcegraph(client, server io.ReadWriteCloser, f framingKind, on sink) (session, error) {
 	var cliStream, srvStream jsonrpc2.ObjectStream
 	switch f {
 	case contentLength:
@@ -83,7 +83,14 @@ func startSourcegraph(client, server io.ReadWriteCloser, f framingKind, onTick f
 			if err := json.Unmarshal(*req.Params, &p); err != nil {
 				return nil, fmt.Errorf("tick params: %w", err)
 			}
-			onTick(p.Seq)
+			on.tick(p.Seq)
+			return nil, nil
+		case methodDidOpen:
+			var p didOpenParams
+			if err := json.Unmarshal(*req.Params, &p); err != nil {
+				return nil, fmt.Errorf("didOpen params: %w", err)
+			}
+			on.didOpen(p.doc())
 			return nil, nil
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found"}
@@ -113,6 +120,13 @@ func (s *sourcegraphSession) Echo(ctx context.Context, text string) (string, err
 func (s *sourcegraphSession) Tick(ctx context.Context, seq int64) error {
 	if err := s.client.Notify(ctx, "tick", sgTickParams{Seq: seq}); err != nil {
 		return fmt.Errorf("sourcegraph tick: %w", err)
+	}
+	return nil
+}
+
+func (s *sourcegraphSession) DidOpen(ctx context.Context, doc document) error {
+	if err := s.client.Notify(ctx, methodDidOpen, newDidOpenParams(doc)); err != nil {
+		return fmt.Errorf("sourcegraph didOpen: %w", err)
 	}
 	return nil
 }

@@ -83,10 +83,10 @@ type stdSession struct {
 	wg             sync.WaitGroup
 }
 
-func startStdJSON(client, server io.ReadWriteCloser, f framingKind, onTick func(int64)) (session, error) {
+func startStdJSON(client, server io.ReadWriteCloser, f framingKind, on sink) (session, error) {
 	s := &stdSession{client: client, server: server, out: &frameWriter{w: client, f: f}}
 	s.wg.Add(2)
-	go s.serve(newFrameReader(server, f), &frameWriter{w: server, f: f}, onTick)
+	go s.serve(newFrameReader(server, f), &frameWriter{w: server, f: f}, on)
 	go s.readResponses(newFrameReader(client, f))
 	return s, nil
 }
@@ -109,7 +109,7 @@ func (s *stdSession) readResponses(in *frameReader) {
 }
 
 // serve answers requests one at a time until the stream ends.
-func (s *stdSession) serve(in *frameReader, out *frameWriter, onTick func(int64)) {
+func (s *stdSession) serve(in *frameReader, out *frameWriter, on sink) {
 	defer s.wg.Done()
 	for {
 		msg, err := in.read()
@@ -120,7 +120,7 @@ func (s *stdSession) serve(in *frameReader, out *frameWriter, onTick func(int64)
 		if err := json.Unmarshal(msg, &req); err != nil {
 			continue
 		}
-		result, rerr := stdDispatch(&req, onTick)
+		result, rerr := stdDispatch(&req, on)
 		if req.ID == nil {
 			continue
 		}
@@ -135,7 +135,7 @@ func (s *stdSession) serve(in *frameReader, out *frameWriter, onTick func(int64)
 }
 
 // stdDispatch decodes the params of req and calls its method.
-func stdDispatch(req *stdRequest, onTick func(int64)) (any, *stdError) {
+func stdDispatch(req *stdRequest, on sink) (any, *stdError) {
 	switch req.Method {
 	case "add":
 		var p stdAddParams
@@ -154,7 +154,14 @@ func stdDispatch(req *stdRequest, onTick func(int64)) (any, *stdError) {
 		if json.Unmarshal(req.Params, &p) != nil {
 			return nil, &stdError{Code: -32602, Message: "Invalid params"}
 		}
-		onTick(p.Seq)
+		on.tick(p.Seq)
+		return nil, nil
+	case methodDidOpen:
+		var p didOpenParams
+		if json.Unmarshal(req.Params, &p) != nil {
+			return nil, &stdError{Code: -32602, Message: "Invalid params"}
+		}
+		on.didOpen(p.doc())
 		return nil, nil
 	}
 	return nil, &stdError{Code: -32601, Message: "Method not found"}
@@ -206,14 +213,26 @@ func (s *stdSession) Echo(ctx context.Context, text string) (string, error) {
 }
 
 func (s *stdSession) Tick(_ context.Context, seq int64) error {
-	data, err := json.Marshal(stdOutgoing{JSONRPC: "2.0", Method: "tick", Params: stdTickParams{Seq: seq}})
-	if err == nil {
-		err = s.out.write(data)
-	}
-	if err != nil {
+	if err := s.notify("tick", stdTickParams{Seq: seq}); err != nil {
 		return fmt.Errorf("stdjson tick: %w", err)
 	}
 	return nil
+}
+
+func (s *stdSession) DidOpen(_ context.Context, doc document) error {
+	if err := s.notify(methodDidOpen, newDidOpenParams(doc)); err != nil {
+		return fmt.Errorf("stdjson didOpen: %w", err)
+	}
+	return nil
+}
+
+// notify sends a notification.
+func (s *stdSession) notify(method string, params any) error {
+	data, err := json.Marshal(stdOutgoing{JSONRPC: "2.0", Method: method, Params: params})
+	if err != nil {
+		return err
+	}
+	return s.out.write(data)
 }
 
 // Close closes both ends and waits for the reader and the server.

@@ -45,7 +45,7 @@ type (
 	}
 )
 
-func startXExp(client, server io.ReadWriteCloser, f framingKind, onTick func(int64)) (session, error) {
+func startXExp(client, server io.ReadWriteCloser, f framingKind, on sink) (session, error) {
 	var framer jsonrpc2.Framer
 	switch f {
 	case contentLength:
@@ -75,7 +75,14 @@ func startXExp(client, server io.ReadWriteCloser, f framingKind, onTick func(int
 			if err := json.Unmarshal(req.Params, &p); err != nil {
 				return nil, fmt.Errorf("tick params: %w", err)
 			}
-			onTick(p.Seq)
+			on.tick(p.Seq)
+			return nil, nil
+		case methodDidOpen:
+			var p didOpenParams
+			if err := json.Unmarshal(req.Params, &p); err != nil {
+				return nil, fmt.Errorf("didOpen params: %w", err)
+			}
+			on.didOpen(p.doc())
 			return nil, nil
 		}
 		return nil, jsonrpc2.ErrNotHandled
@@ -111,6 +118,13 @@ func (s *xexpSession) Echo(ctx context.Context, text string) (string, error) {
 func (s *xexpSession) Tick(ctx context.Context, seq int64) error {
 	if err := s.client.Notify(ctx, "tick", xexpTickParams{Seq: seq}); err != nil {
 		return fmt.Errorf("x/exp tick: %w", err)
+	}
+	return nil
+}
+
+func (s *xexpSession) DidOpen(ctx context.Context, doc document) error {
+	if err := s.client.Notify(ctx, methodDidOpen, newDidOpenParams(doc)); err != nil {
+		return fmt.Errorf("x/exp didOpen: %w", err)
 	}
 	return nil
 }

@@ -25,13 +25,13 @@ func makeText(n int, seed byte) string {
 }
 
 // open starts im on a new connection of tr with framing f.
-func open(tb testing.TB, im impl, tr transport, f framingKind, onTick func(int64)) session {
+func open(tb testing.TB, im impl, tr transport, f framingKind, on sink) session {
 	tb.Helper()
 	client, server, err := tr.pair()
 	if err != nil {
 		tb.Fatalf("%s: %v", tr.name, err)
 	}
-	s, err := im.start(client, server, f, onTick)
+	s, err := im.start(client, server, f, on)
 	if err != nil {
 		closeAll(client, server)
 		tb.Fatalf("start %s: %v", im.name, err)

@@ -46,6 +46,9 @@ const (
 	MethodEcho = "echo"
 	// MethodTick is the notification tick, sent by [Client] to [Server].
 	MethodTick = "tick"
+	// MethodTextDocumentDidOpen is the notification textDocument/didOpen, sent by
+	// [Client] to [Server].
+	MethodTextDocumentDidOpen = "textDocument/didOpen"
 )
 
 // Options returns the protocol's connection options: content-length framing.

@@ -27,6 +27,11 @@ type Server interface {
 
 	// Tick handles the notification tick. Counts one event; nothing answers it.
 	Tick(ctx context.Context, params *TickParams) error
+
+	// TextDocumentDidOpen handles the notification textDocument/didOpen. Opens a
+	// document, as the Language [Server] Protocol's notification of the same name
+	// does.
+	TextDocumentDidOpen(ctx context.Context, params *DidOpenTextDocumentParams) error
 }
 
 // UnimplementedServer answers every request with a -32601 Method not found
@@ -46,6 +51,11 @@ func (UnimplementedServer) Echo(context.Context, *EchoParams) (*EchoResult, erro
 
 // Tick ignores the notification.
 func (UnimplementedServer) Tick(context.Context, *TickParams) error {
+	return nil
+}
+
+// TextDocumentDidOpen ignores the notification.
+func (UnimplementedServer) TextDocumentDidOpen(context.Context, *DidOpenTextDocumentParams) error {
 	return nil
 }
 
@@ -80,6 +90,10 @@ func (r remoteServer) Tick(ctx context.Context, params *TickParams) error {
 	return r.c.Notify(ctx, MethodTick, params)
 }
 
+func (r remoteServer) TextDocumentDidOpen(ctx context.Context, params *DidOpenTextDocumentParams) error {
+	return r.c.Notify(ctx, MethodTextDocumentDidOpen, params)
+}
+
 // NewServerHandler returns a handler serving impl as the server: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
@@ -106,6 +120,12 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 				return nil, err
 			}
 			return nil, impl.Tick(ctx, &params)
+		case MethodTextDocumentDidOpen:
+			var params DidOpenTextDocumentParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.TextDocumentDidOpen(ctx, &params)
 		}
 		return nil, jsonrpc.MethodNotFound(req.Method)
 	})

@@ -5,6 +5,19 @@
 
 package benchproto
 
+// DidOpenTextDocumentParams is the document that was opened.
+type DidOpenTextDocumentParams struct {
+	TextDocument TextDocumentItem `json:"textDocument"`
+}
+
+// TextDocumentItem is a text document and its content.
+type TextDocumentItem struct {
+	URI        string `json:"uri"`
+	LanguageID string `json:"languageId"`
+	Version    int64  `json:"version"`
+	Text       string `json:"text"`
+}
+
 // AddParams are the params of add.
 type AddParams struct {
 	A int64 `json:"a"`

@@ -9,6 +9,100 @@ import "github.com/rpcgen/rpcgen/runtime/rpcimpl"
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
+func (x DidOpenTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"textDocument":`...)
+	if b, err = x.TextDocument.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpcimpl.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *DidOpenTextDocumentParams) UnmarshalJSON(b []byte) error {
+	var v DidOpenTextDocumentParams
+	var has struct {
+		TextDocument bool
+	}
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "textDocument":
+			has.TextDocument = true
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.TextDocument:
+		return rpcimpl.MissingField("textDocument")
+	}
+	*x = v
+	return nil
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextDocumentItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpcimpl.AppendString(b, x.URI)
+	b = append(b, `,"languageId":`...)
+	b = rpcimpl.AppendString(b, x.LanguageID)
+	b = append(b, `,"version":`...)
+	b = rpcimpl.AppendInt(b, x.Version)
+	b = append(b, `,"text":`...)
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextDocumentItem) UnmarshalJSON(b []byte) error {
+	var v TextDocumentItem
+	var has struct {
+		URI, LanguageID, Version, Text bool
+	}
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "uri":
+			has.URI = true
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
+		case "languageId":
+			has.LanguageID = true
+			return rpcimpl.AtField("languageId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LanguageID)))
+		case "version":
+			has.Version = true
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Version)))
+		case "text":
+			has.Text = true
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return rpcimpl.MissingField("uri")
+	case !has.LanguageID:
+		return rpcimpl.MissingField("languageId")
+	case !has.Version:
+		return rpcimpl.MissingField("version")
+	case !has.Text:
+		return rpcimpl.MissingField("text")
+	}
+	*x = v
+	return nil
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
 func (x AddParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"a":`...)
