@@ -23,8 +23,18 @@ BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=rpcgen-2   1000  40
 BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=xexp-2     1000  8000 ns/op  100 B/op  60 allocs/op
 BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=jrpc2-2    1000  10000 ns/op 100 B/op  16 allocs/op
 BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=stdjson-2  1000  5000 ns/op  100 B/op  30 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=preencoded-2  1000  2000 ns/op  0 B/op  2 allocs/op
 BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=rpcgen-2  1000  9000 ns/op  100 B/op  40 allocs/op
 BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=sourcegraph-2  1000  10000 ns/op  100 B/op  50 allocs/op
+BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=preencoded-2  1000  3500 ns/op  100 B/op  4 allocs/op
+BenchmarkRPC/op=notify/framing=cl/transport=pipe/callers=1/impl=rpcgen-2  1000  1400 ns/op  10 B/op  3 allocs/op
+BenchmarkRPC/op=notify/framing=cl/transport=pipe/callers=1/impl=preencoded-2  1000  1000 ns/op  0 B/op  1 allocs/op
+BenchmarkRPC/op=echo1m/framing=cl/transport=tcp/callers=1/impl=rpcgen-2  10  3100000 ns/op  100 B/op  40 allocs/op
+BenchmarkRPC/op=echo1m/framing=cl/transport=tcp/callers=1/impl=xexp-2  10  9000000 ns/op  100 B/op  90 allocs/op
+BenchmarkRPC/op=echo1m/framing=cl/transport=tcp/callers=1/impl=stdjson-2  10  3000000 ns/op  100 B/op  30 allocs/op
+BenchmarkRPC/op=echo1m/framing=cl/transport=tcp/callers=1/impl=preencoded-2  10  1000000 ns/op  100 B/op  4 allocs/op
+BenchmarkRPC/op=didopen/framing=ndjson/transport=pipe/callers=64/impl=rpcgen-2  100  250000 ns/op  100 B/op  8 allocs/op
+BenchmarkRPC/op=didopen/framing=ndjson/transport=pipe/callers=64/impl=preencoded-2  100  100000 ns/op  100 B/op  3 allocs/op
 BenchmarkRPCMCP/op=tools-call/transport=http/callers=1/impl=rpcgen-2  1000  200000 ns/op  20000 B/op  270 allocs/op
 BenchmarkRPCMCP/op=tools-call/transport=http/callers=1/impl=gosdk-2  1000  800000 ns/op  300000 B/op  250 allocs/op
 BenchmarkGenerateProtocols-2   3   600000000 ns/op   1000 B/op   5000 allocs/op
@@ -57,12 +67,20 @@ func TestRender(t *testing.T) {
 	got := render(res)
 	for _, want := range []string{
 		"Measured 2026-11-22 on Test CPU, 2 cores, go1.26.0, linux/amd64, rpcgen at abc1234. Medians of 1 to 3 runs each.",
-		// median 4000 ns and 8 allocs; fastest peer xexp (8000 ns): 0.50 ✓;
-		// leanest peer jrpc2 (16 allocs): 0.50 ✓; stdjson 5000 ns: 0.80 ✓.
-		"| add | cl | pipe | 1 | 4.0µs / 8 | 8.0µs / 60 | 10.0µs / 16 | — | 5.0µs / 30 | — | xexp | 0.50 ✓ | 0.50 ✓ | 0.80 ✓ | 8 ✓ |",
-		// 9000 ÷ 10000 = 0.90 ✗, 40 ÷ 50 = 0.80 ✗, no stdjson, not an add.
-		"| echo | ndjson | tcp | 64 | 9.0µs / 40 | — | — | 10.0µs / 50 | — | — | sourcegraph | 0.90 ✗ | 0.80 ✗ | — | — |",
-		"Targets met: time ÷ fastest peer in 1 of 2 rows, allocs ÷ leanest peer in 1 of 2, time ÷ stdjson in 1 of 1, allocs per add in 1 of 1.",
+		// median 4000 ns and 8 allocs; ceiling 2000 ns: 2.00 > 1.5 ✗;
+		// fastest peer xexp (8000 ns): 0.50 ✓; leanest peer jrpc2 (16
+		// allocs): 0.50 ✓; stdjson 5000 ns: 0.80 ✓.
+		"| add | cl | pipe | 1 | 4.0µs / 8 | 8.0µs / 60 | 10.0µs / 16 | — | 5.0µs / 30 | 2.0µs / 2 | xexp | 2.00 ✗ | 0.50 ✓ | 0.50 ✓ | 0.80 ✓ | 8 ✓ |",
+		// ceiling 9000 ÷ 3500 = 2.57 ≤ 3 ✓, 9000 ÷ 10000 = 0.90 ✗,
+		// 40 ÷ 50 = 0.80 ✗, no stdjson, not an add.
+		"| echo | ndjson | tcp | 64 | 9.0µs / 40 | — | — | 10.0µs / 50 | — | 3.5µs / 4 | sourcegraph | 2.57 ✓ | 0.90 ✗ | 0.80 ✗ | — | — |",
+		// a notification against the 1.5 target: 1.40 ✓; no peer.
+		"| notify | cl | pipe | 1 | 1.4µs / 3 | — | — | — | — | 1.0µs / 1 | — | 1.40 ✓ | — | — | — | — |",
+		// a payload row: 3.10 > 3 ✗; 3.1 ms ÷ 9 ms = 0.34 ✓; 3.1 ÷ 3.0 = 1.03 ✗.
+		"| echo1m | cl | tcp | 1 | 3.10ms / 40 | 9.00ms / 90 | — | — | 3.00ms / 30 | 1.00ms / 4 | xexp | 3.10 ✗ | 0.34 ✓ | 0.44 ✓ | 1.03 ✗ | — |",
+		// didopen is held to the payload target: 2.50 ✓.
+		"| didopen | ndjson | pipe | 64 | 250.0µs / 8 | — | — | — | — | 100.0µs / 3 | — | 2.50 ✓ | — | — | — | — |",
+		"Targets met: time ÷ ceiling in 3 of 5 rows, time ÷ fastest peer in 2 of 3, allocs ÷ leanest peer in 2 of 3, time ÷ stdjson in 1 of 2, allocs per add in 1 of 1.",
 		// 200 µs ÷ 800 µs = 0.25; 270 ÷ 250 = 1.08.
 		"| tools-call | http | 1 | 200.0µs / 270 | 800.0µs / 250 | 0.25 | 1.08 |",
 		"| every protocol in protocols/ | 600.00ms | 5000 | < 1s ✓ |",
@@ -106,5 +124,15 @@ func TestRunSplicesBetweenMarkers(t *testing.T) {
 	}
 	if err := run(in, readme, io.Discard); err == nil {
 		t.Error("a README without markers was accepted")
+	}
+}
+
+func TestCeilingTarget(t *testing.T) {
+	for op, want := range map[string]float64{
+		"add": 1.5, "notify": 1.5, "echo": 3, "echo64k": 3, "echo1m": 3, "escape": 3, "didopen": 3,
+	} {
+		if got := ceilingTarget(op); got != want {
+			t.Errorf("ceilingTarget(%q) = %v, want %v", op, got, want)
+		}
 	}
 }
