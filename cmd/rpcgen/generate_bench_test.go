@@ -143,7 +143,7 @@ func syntheticIDL(seed uint64, types, methods int) []byte {
 	var s strings.Builder
 	s.WriteString("protocol:\n  name: synthetic\n  version: 1.0.0\n  doc: A large generated protocol to time the generator.\n" +
 		"  roles:\n    client: Starts the connection.\n    server: Answers it.\n  framing: content-length\n  timeout: 5s\ntypes:\n")
-	objects := []int{} // indices of object types, which params and results can use
+	objects := []int{}     // indices of object types, which params and results can use
 	ref := func() string { // an earlier object, or a scalar before the first
 		if len(objects) == 0 {
 			return "string"
