@@ -182,12 +182,13 @@ func startLSPXExp() (lspSession, error) {
 		Framer: jsonrpc2.HeaderFramer(), Handler: lspXExpHandler(doc),
 	})
 	if err != nil {
-		closeAll(client, server)
+		client.Close()
+		server.Close()
 		return nil, fmt.Errorf("x/exp lsp server: %w", err)
 	}
 	cli, err := jsonrpc2.Dial(ctx, streamDialer{client}, jsonrpc2.ConnectionOptions{Framer: jsonrpc2.HeaderFramer()})
 	if err != nil {
-		closeAll(client)
+		client.Close()
 		srv.Close()
 		return nil, fmt.Errorf("x/exp lsp client: %w", err)
 	}
