@@ -109,8 +109,8 @@ bench:
 		  echo $$? > $$out.rc; } | tee -a $$out.tmp; \
 		[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
 	fi; \
-	echo "go test -bench 'RPC/$(BENCH)' in bench/"; \
-	{ (cd bench && $(GO) test -run '^$$' -bench 'RPC/$(BENCH)' -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) -timeout 60m .); \
+	echo "go test -bench '(RPC|LSP)/$(BENCH)' in bench/"; \
+	{ (cd bench && $(GO) test -run '^$$' -bench '(RPC|LSP)/$(BENCH)' -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) -timeout 60m .); \
 	  echo $$? > $$out.rc; } | tee -a $$out.tmp; \
 	[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
 	rm -f $$out.rc; mv $$out.tmp $$out; \

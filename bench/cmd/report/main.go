@@ -9,9 +9,10 @@
 // For each row (op, framing, transport, callers) it gives every
 // implementation's median ns/op and allocs/op, the fastest peer library, and
 // how rpcgen compares with the targets (time ÷ the preencoded ceiling, ÷ the
-// fastest peer and ÷ stdjson, allocations ÷ the leanest peer); then the MCP tools/call rows over
-// Streamable HTTP, rpcgen against the official MCP Go SDK; then the
-// generator's timings.
+// fastest peer and ÷ stdjson, allocations ÷ the leanest peer); then the MCP
+// tools/call rows over Streamable HTTP, rpcgen against the official MCP Go
+// SDK; then the LSP didChange + completion rows, rpcgen against
+// x/exp/jsonrpc2; then the generator's timings and memory.
 package main
 
 import (
@@ -42,7 +43,9 @@ const (
 	stdjsonTarget    = 1.0 // rpcgen ns/op ÷ stdjson's (stretch)
 	addAllocsTarget  = 10  // rpcgen allocs per add (stretch)
 	protocolsTargetS = 1.0 // seconds to generate every shipped protocol
-	syntheticTargetS = 2.0 // seconds to generate the synthetic protocol
+	lspTargetS       = 1.0 // seconds to generate the LSP protocol
+	syntheticTargetS = 2.0 // seconds to generate the 500-type synthetic protocol
+	synth2000TargetS = 3.0 // seconds to generate the 2,000-type synthetic protocol
 )
 
 // ceilingTarget returns the largest ratio of rpcgen's time to the ceiling's
@@ -103,6 +106,8 @@ func run(in, readme string, stdout io.Writer) error {
 type sample struct {
 	ns     []float64
 	allocs []float64
+	bytes  []float64 // B/op
+	rssMB  []float64 // peak-RSS-MB, reported by the generator's benchmarks
 }
 
 // results is a parsed benchmark output.
@@ -151,6 +156,10 @@ func parse(r io.Reader) (*results, error) {
 				s.ns = append(s.ns, v)
 			case "allocs/op":
 				s.allocs = append(s.allocs, v)
+			case "B/op":
+				s.bytes = append(s.bytes, v)
+			case "peak-RSS-MB":
+				s.rssMB = append(s.rssMB, v)
 			}
 		}
 	}
@@ -195,6 +204,10 @@ func (res *results) rows() []*row { return res.rowsOf("BenchmarkRPC/") }
 // mcpRows groups the BenchmarkRPCMCP results (MCP tools/call over HTTP) by
 // workload, in order of appearance.
 func (res *results) mcpRows() []*row { return res.rowsOf("BenchmarkRPCMCP/") }
+
+// lspRows groups the BenchmarkLSP results (didChange + completion) by
+// workload, in order of appearance.
+func (res *results) lspRows() []*row { return res.rowsOf("BenchmarkLSP/") }
 
 // rowsOf groups the results of the benchmark whose names start with prefix
 // by workload, in order of appearance.

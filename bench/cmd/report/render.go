@@ -24,6 +24,9 @@ func render(res *results) string {
 	if mcp := res.mcpRows(); len(mcp) > 0 {
 		renderMCP(&b, mcp)
 	}
+	if lsp := res.lspRows(); len(lsp) > 0 {
+		renderLSP(&b, lsp)
+	}
 	renderGenerator(&b, res)
 	return b.String()
 }
@@ -138,41 +141,6 @@ func renderMCP(b *strings.Builder, rows []*row) {
 			b.WriteString(" — | — |\n")
 		}
 	}
-}
-
-// renderGenerator writes the generator's timings against their targets.
-func renderGenerator(b *strings.Builder, res *results) {
-	gens := []struct {
-		name, what string
-		target     float64
-	}{
-		{"BenchmarkGenerateProtocols", "every protocol in protocols/", protocolsTargetS},
-		{"BenchmarkGenerateSynthetic", "a synthetic protocol of 500 types and 200 methods", syntheticTargetS},
-	}
-	var lines []string
-	for _, g := range gens {
-		s, ok := res.byName[g.name]
-		if !ok {
-			continue
-		}
-		ns, ok := median(s.ns)
-		if !ok {
-			continue
-		}
-		allocs, _ := median(s.allocs)
-		mark := "✗"
-		if ns/1e9 < g.target {
-			mark = "✓"
-		}
-		lines = append(lines, fmt.Sprintf("| %s | %s | %.0f | < %.0fs %s |", g.what, duration(ns), allocs, g.target, mark))
-	}
-	if len(lines) == 0 {
-		return
-	}
-	b.WriteString("\nThe generator (`rpcgen generate`: load, Go, JSON Schemas, Markdown, write):\n\n")
-	b.WriteString("| generating | median time | allocs | target |\n|---|---|---|---|\n")
-	b.WriteString(strings.Join(lines, "\n"))
-	b.WriteString("\n")
 }
 
 // runs describes how many runs each benchmark has.

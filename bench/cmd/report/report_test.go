@@ -37,8 +37,11 @@ BenchmarkRPC/op=didopen/framing=ndjson/transport=pipe/callers=64/impl=rpcgen-2  
 BenchmarkRPC/op=didopen/framing=ndjson/transport=pipe/callers=64/impl=preencoded-2  100  100000 ns/op  100 B/op  3 allocs/op
 BenchmarkRPCMCP/op=tools-call/transport=http/callers=1/impl=rpcgen-2  1000  200000 ns/op  20000 B/op  270 allocs/op
 BenchmarkRPCMCP/op=tools-call/transport=http/callers=1/impl=gosdk-2  1000  800000 ns/op  300000 B/op  250 allocs/op
-BenchmarkGenerateProtocols-2   3   600000000 ns/op   1000 B/op   5000 allocs/op
-BenchmarkGenerateSynthetic-2   3   2500000000 ns/op  1000 B/op   9000 allocs/op
+BenchmarkLSP/op=change-complete/framing=cl/transport=ospipe/callers=1/impl=rpcgen-2  100  300000 ns/op  90000 B/op  900 allocs/op
+BenchmarkLSP/op=change-complete/framing=cl/transport=ospipe/callers=1/impl=xexp-2  100  400000 ns/op  120000 B/op  1800 allocs/op
+BenchmarkGenerate/protocol=all-2   3   600000000 ns/op   1000 B/op   5000 allocs/op
+BenchmarkGenerate/protocol=lsp-2   1   1500000000 ns/op   45.0 peak-RSS-MB   250000000 B/op   7000 allocs/op
+BenchmarkGenerate/protocol=synthetic-500-2   3   2500000000 ns/op  1000 B/op   9000 allocs/op
 `
 
 func TestMedian(t *testing.T) {
@@ -83,8 +86,11 @@ func TestRender(t *testing.T) {
 		"Targets met: time ÷ ceiling in 3 of 5 rows, time ÷ fastest peer in 2 of 3, allocs ÷ leanest peer in 2 of 3, time ÷ stdjson in 1 of 2, allocs per add in 1 of 1.",
 		// 200 µs ÷ 800 µs = 0.25; 270 ÷ 250 = 1.08.
 		"| tools-call | http | 1 | 200.0µs / 270 | 800.0µs / 250 | 0.25 | 1.08 |",
-		"| every protocol in protocols/ | 600.00ms | 5000 | < 1s ✓ |",
-		"| a synthetic protocol of 500 types and 200 methods | 2.50s | 9000 | < 2s ✗ |",
+		// 300 µs ÷ 400 µs = 0.75; 900 ÷ 1800 = 0.50.
+		"| change-complete | cl | ospipe | 1 | 300.0µs / 900 | 400.0µs / 1800 | 0.75 | 0.50 |",
+		"| every protocol in protocols/ | 600.00ms | 5000 | 0 MB | — | < 1s ✓ |",
+		"| the LSP protocol (protocols/lsp.yaml) | 1.50s | 7000 | 250 MB | 45 MB | < 1s ✗ |",
+		"| a synthetic protocol of 500 types and 200 methods | 2.50s | 9000 | 0 MB | — | < 2s ✗ |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
