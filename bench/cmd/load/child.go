@@ -86,16 +86,17 @@ func (s *server) stats(gc bool) (stats, error) {
 	return st, nil
 }
 
-// heapProfile fetches the child's heap profile in its text form, after a GC.
-func (s *server) heapProfile() ([]byte, error) {
-	resp, err := http.Get("http://" + s.statsAddr + "/debug/pprof/heap?debug=1&gc=1")
+// profile fetches one of the child's profiles ("heap" after a GC, or
+// "goroutine") in its text form.
+func (s *server) profile(name string) ([]byte, error) {
+	resp, err := http.Get("http://" + s.statsAddr + "/debug/pprof/" + name + "?debug=1&gc=1")
 	if err != nil {
-		return nil, fmt.Errorf("heap profile: %w", err)
+		return nil, fmt.Errorf("%s profile: %w", name, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("heap profile: %w", err)
+		return nil, fmt.Errorf("%s profile: %w", name, err)
 	}
 	return b, nil
 }

@@ -103,6 +103,9 @@ func TestIdleSmoke(t *testing.T) {
 			if !hasSite(sites, "bufio.NewReaderSize") {
 				t.Errorf("no bufio reader among the heap's sites: %+v", sites)
 			}
+			if g := summariseGoroutines(r.goroutines); len(g) == 0 || g[0].count < 20 {
+				t.Errorf("goroutine groups %v: want the largest with one per connection", g)
+			}
 		})
 	}
 }
@@ -222,5 +225,30 @@ func TestRunReport(t *testing.T) {
 	}
 	if err := run(testContext(t), []string{"idle", "-levels", "5,5"}, &out); err == nil {
 		t.Error("idle -levels 5,5 accepted, want an error for levels not increasing")
+	}
+}
+
+func TestSummariseGoroutines(t *testing.T) {
+	profile := "goroutine profile: total 7\n" +
+		"4 @ 0x1 0x2 0x3\n" +
+		"#\t0x1\truntime.gopark+0x1\t/go/src/runtime/proc.go:1\n" +
+		"#\t0x2\tinternal/poll.runtime_pollWait+0x1\t/go/src/runtime/netpoll.go:1\n" +
+		"#\t0x3\tnet.(*conn).Read+0x1\t/go/src/net/net.go:1\n" +
+		"#\t0x4\tgithub.com/rpcgen/rpcgen/runtime/jsonrpc.(*Conn).readLoop+0x1\t/x/conn.go:1\n" +
+		"\n" +
+		"2 @ 0x1 0x5\n" +
+		"#\t0x1\truntime.gopark+0x1\t/go/src/runtime/proc.go:1\n" +
+		"#\t0x5\tos/signal.signal_recv+0x1\t/go/src/os/signal.go:1\n" +
+		"\n" +
+		"1 @ 0x1\n" +
+		"#\t0x1\truntime.gopark+0x1\t/go/src/runtime/proc.go:1\n"
+	got := summariseGoroutines([]byte(profile))
+	want := []goroutineGroup{
+		{"github.com/rpcgen/rpcgen/runtime/jsonrpc.(*Conn).readLoop", 4},
+		{"os/signal.signal_recv", 2},
+		{"runtime", 1},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("groups = %v, want %v", got, want)
 	}
 }

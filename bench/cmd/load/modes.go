@@ -196,10 +196,11 @@ type idleLevel struct {
 
 // idleResult is one server's idle run.
 type idleResult struct {
-	impl    string
-	base    memSample
-	levels  []idleLevel
-	profile []byte // heap profile at the last level, text form
+	impl       string
+	base       memSample
+	levels     []idleLevel
+	profile    []byte // heap profile at the last level, text form
+	goroutines []byte // goroutine profile at the last level, text form
 }
 
 // idle opens connections up to each level in turn, leaving them idle
@@ -240,7 +241,10 @@ func idle(ctx context.Context, srv *server, levels []int) (*idleResult, error) {
 		lv.stackPer = (float64(m.stats.StackInuse) - float64(b.stats.StackInuse)) / float64(n)
 		res.levels = append(res.levels, lv)
 	}
-	if res.profile, err = srv.heapProfile(); err != nil {
+	if res.profile, err = srv.profile("heap"); err != nil {
+		return nil, err
+	}
+	if res.goroutines, err = srv.profile("goroutine"); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -122,3 +122,53 @@ func sorted(m map[[2]string]*site) []site {
 	})
 	return out
 }
+
+// goroutineGroup is a number of goroutines parked in the same function.
+type goroutineGroup struct {
+	where string // the first frame in rpcgen's code or the server, else the first outside the runtime
+	count int
+}
+
+// summariseGoroutines reads a goroutine profile in its text form
+// (debug=1) and returns its goroutines grouped by where they wait,
+// largest group first.
+func summariseGoroutines(profile []byte) []goroutineGroup {
+	counts := map[string]int{}
+	var n int
+	var first, own string
+	flush := func() {
+		if n > 0 {
+			counts[cmp.Or(own, first, "runtime")] += n
+		}
+		n, first, own = 0, "", ""
+	}
+	for line := range strings.Lines(string(profile)) {
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "#\t"):
+			f := strings.Fields(line)
+			if n == 0 || len(f) < 3 {
+				continue
+			}
+			fn, _, _ := strings.Cut(f[2], "+0x")
+			if first == "" && !allocator(fn) && !strings.HasPrefix(fn, "internal/") {
+				first = fn
+			}
+			if own == "" && owned(fn) {
+				own = fn
+			}
+		case strings.Contains(line, " @ "):
+			flush()
+			fmt.Sscanf(line, "%d @", &n) //nolint:errcheck // n stays 0
+		case line == "":
+			flush()
+		}
+	}
+	flush()
+	out := make([]goroutineGroup, 0, len(counts))
+	for w, c := range counts {
+		out = append(out, goroutineGroup{where: w, count: c})
+	}
+	slices.SortFunc(out, func(a, b goroutineGroup) int { return cmp.Or(b.count-a.count, strings.Compare(a.where, b.where)) })
+	return out
+}

@@ -118,6 +118,15 @@ func writeIdle(w io.Writer, h string, limit uint64, rs []*idleResult) error {
 			}
 			fmt.Fprintf(w, "| `%s` | `%s` | %.0f | %.2f |\n", s.leaf, s.owner, s.bytes/n, s.objects/n)
 		}
+		fmt.Fprintf(w, "\nGoroutines at %.0f idle connections by where they wait:\n\n", n)
+		fmt.Fprintln(w, "| waiting in | goroutines / conn |")
+		fmt.Fprintln(w, "|---|---:|")
+		for _, g := range summariseGoroutines(r.goroutines) {
+			if float64(g.count)/n < 0.01 {
+				break
+			}
+			fmt.Fprintf(w, "| `%s` | %.2f |\n", g.where, float64(g.count)/n)
+		}
 		fmt.Fprintln(w)
 	}
 	return nil

@@ -122,6 +122,7 @@ func statsMux(conns *atomic.Int64) *http.ServeMux {
 		})
 	})
 	mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))
+	mux.Handle("/debug/pprof/goroutine", pprof.Handler("goroutine"))
 	return mux
 }
 
