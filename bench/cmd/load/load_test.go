@@ -74,8 +74,11 @@ func TestScaleSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.errors != 0 || r.hist.count() != 200 {
-		t.Errorf("%d calls answered, %d errors; want 200 and 0", r.hist.count(), r.errors)
+	if r.errors != 0 || r.hist.count() != 200 || r.late.count() != 200 {
+		t.Errorf("%d calls answered (%d timed from when due), %d errors; want 200 and 0", r.hist.count(), r.late.count(), r.errors)
+	}
+	if r.late.percentile(0.5) < r.hist.percentile(0.5) || r.elapsed < 450*time.Millisecond {
+		t.Errorf("p50 from when due %v < p50 from sending %v, or calls over in %v < 450 ms", r.late.percentile(0.5), r.hist.percentile(0.5), r.elapsed)
 	}
 	if len(r.samples) == 0 || r.samples[0].rss == 0 || r.samples[0].stats.Conns != 20 {
 		t.Errorf("memory samples %+v: want at least one, with RSS and 20 connections", r.samples)

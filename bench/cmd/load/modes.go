@@ -107,7 +107,9 @@ type scaleResult struct {
 	impl    string
 	conns   int
 	errors  uint64
-	hist    histogram
+	hist    histogram     // from sending a call to its answer
+	late    histogram     // from when a call was due to its answer (no coordinated omission)
+	elapsed time.Duration // from the first call due to the last answer
 	samples []memSample
 }
 
@@ -122,13 +124,14 @@ func scale(ctx context.Context, srv *server, conns int, interval, duration, samp
 	defer closeAll(clients)
 	res := &scaleResult{conns: conns}
 	hists := make([]histogram, conns)
+	lates := make([]histogram, conns)
 	var errCount atomic.Uint64
 	start := time.Now()
 	end := start.Add(duration)
 	var wg sync.WaitGroup
 	for i, cl := range clients {
 		wg.Go(func() {
-			h := &hists[i]
+			h, late := &hists[i], &lates[i]
 			next := start.Add(interval * time.Duration(i) / time.Duration(conns))
 			for next.Before(end) {
 				t := time.NewTimer(time.Until(next))
@@ -144,6 +147,7 @@ func scale(ctx context.Context, srv *server, conns int, interval, duration, samp
 					return
 				}
 				h.record(time.Since(begin))
+				late.record(time.Since(next))
 				next = next.Add(interval)
 			}
 		})
@@ -152,6 +156,7 @@ func scale(ctx context.Context, srv *server, conns int, interval, duration, samp
 	sampled := make(chan error, 1)
 	go func() { sampled <- sampleMemory(srv, start, sampleEvery, done, &res.samples) }()
 	wg.Wait()
+	res.elapsed = time.Since(start)
 	close(done)
 	if err := <-sampled; err != nil {
 		return nil, err
@@ -159,6 +164,7 @@ func scale(ctx context.Context, srv *server, conns int, interval, duration, samp
 	res.errors = errCount.Load()
 	for i := range hists {
 		res.hist.merge(&hists[i])
+		res.late.merge(&lates[i])
 	}
 	return res, nil
 }

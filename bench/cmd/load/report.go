@@ -74,10 +74,19 @@ func writeScale(w io.Writer, h string, limit uint64, interval, duration time.Dur
 	for _, r := range rs {
 		fmt.Fprintf(w, "#### Scale: %d connections, one ping each per %s for %s (%s server)\n\n%s; open-file limit %d. Server in a child process; it and the load tool share the machine.\n\n",
 			r.conns, interval, duration, r.impl, h, limit)
-		fmt.Fprintln(w, "| calls | errors | p50 | p99 | p999 | max |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
-		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s |\n\n", r.hist.count(), r.errors,
-			ms(r.hist.percentile(0.50)), ms(r.hist.percentile(0.99)), ms(r.hist.percentile(0.999)), ms(time.Duration(r.hist.max)))
+		offered := float64(r.conns) / interval.Seconds()
+		achieved := float64(r.hist.count()) / r.elapsed.Seconds()
+		fmt.Fprintf(w, "%d calls, %d errors, in %.1f s: %.0f calls/s of the %.0f offered.\n\n", r.hist.count(), r.errors, r.elapsed.Seconds(), achieved, offered)
+		fmt.Fprintln(w, "| latency | p50 | p99 | p999 | max |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+		for _, l := range []struct {
+			name string
+			h    *histogram
+		}{{"from sending", &r.hist}, {"from when due", &r.late}} {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", l.name,
+				ms(l.h.percentile(0.50)), ms(l.h.percentile(0.99)), ms(l.h.percentile(0.999)), ms(time.Duration(l.h.max)))
+		}
+		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| time | server RSS | Go heap in use | goroutine stacks | goroutines |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|")
 		for _, s := range r.samples {
