@@ -59,11 +59,11 @@ func startServer(impl string, memProfileRate int) (*server, error) {
 func (s *server) stop() {
 	s.stdin.Close()
 	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }() //nolint:errcheck // it was told to stop
+	go func() { s.cmd.Wait(); close(done) }() // it was told to stop
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill() //nolint:errcheck // best effort
+		s.cmd.Process.Kill() // best effort
 		<-done
 	}
 }

@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	case "throughput":
 		fs.IntVar(&calls, "calls", 100_000, "ping calls in all")
 		fs.IntVar(&conns, "conns", 64, "connections, one call in flight on each")
-		fs.Lookup("impls").Value.Set(implRPCGen + "," + implMinimal) //nolint:errcheck // a string
+		fs.Lookup("impls").Value.Set(implRPCGen + "," + implMinimal) // a string
 		fs.Lookup("impls").DefValue = implRPCGen + "," + implMinimal
 	case "scale":
 		fs.IntVar(&conns, "conns", 10_000, "connections open at once")

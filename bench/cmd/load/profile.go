@@ -159,7 +159,7 @@ func summariseGoroutines(profile []byte) []goroutineGroup {
 			}
 		case strings.Contains(line, " @ "):
 			flush()
-			fmt.Sscanf(line, "%d @", &n) //nolint:errcheck // n stays 0
+			fmt.Sscanf(line, "%d @", &n) // n stays 0
 		case line == "":
 			flush()
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -74,14 +75,14 @@ func serveMain(args []string) error {
 	if err != nil {
 		return fmt.Errorf("listening for stats: %w", err)
 	}
-	go http.Serve(sln, statsMux(&conns)) //nolint:errcheck // ends with the process
+	go http.Serve(sln, statsMux(&conns)) // ends with the process
 	fmt.Printf("listening %s %s\n", ln.Addr(), sln.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { // the parent closes our stdin to stop us, or dies
 		var b [1]byte
-		os.Stdin.Read(b[:]) //nolint:errcheck // any outcome means stop
+		os.Stdin.Read(b[:]) // any outcome means stop
 		stop()
 	}()
 	if *impl == implRPCGen {
@@ -89,7 +90,7 @@ func serveMain(args []string) error {
 		// 10,000 clients can be served at once, and nothing logged.
 		srv := &transport.Server{Handler: handle, MaxConns: -1}
 		go func() { <-ctx.Done(); srv.Close() }()
-		if err := srv.Serve(ln); err != nil && err != transport.ErrServerClosed {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, transport.ErrServerClosed) {
 			return fmt.Errorf("serving: %w", err)
 		}
 		return nil
@@ -116,7 +117,7 @@ func statsMux(conns *atomic.Int64) *http.ServeMux {
 		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		json.NewEncoder(w).Encode(stats{ //nolint:errcheck // the client sees a short body
+		json.NewEncoder(w).Encode(stats{ // the client sees a short body
 			Conns: conns.Load(), Goroutines: runtime.NumGoroutine(),
 			HeapInuse: m.HeapInuse, HeapAlloc: m.HeapAlloc, StackInuse: m.StackInuse, Sys: m.Sys,
 		})
@@ -263,7 +264,7 @@ func serveMinimal(c net.Conn, conns *atomic.Int64) {
 		if err != nil {
 			return
 		}
-		w.Write(append(b, '\n')) //nolint:errcheck // Flush reports it
+		w.Write(append(b, '\n')) // Flush reports it
 		if w.Flush() != nil {
 			return
 		}
