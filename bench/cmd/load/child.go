@@ -137,3 +137,19 @@ func (s *server) waitConns(n int64, timeout time.Duration) error {
 		time.Sleep(10 * time.Millisecond) // polling another process: no event to wait on
 	}
 }
+
+// cpuProfile records the child's CPU profile for d and returns it
+// (gzipped protocol buffer, for go tool pprof).
+func (s *server) cpuProfile(d time.Duration) ([]byte, error) {
+	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.statsAddr, max(int(d.Seconds()), 1))
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, fmt.Errorf("CPU profile: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("CPU profile: status %s: %w", resp.Status, err)
+	}
+	return b, nil
+}

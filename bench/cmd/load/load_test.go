@@ -80,6 +80,10 @@ func TestScaleSmoke(t *testing.T) {
 	if r.late.percentile(0.5) < r.hist.percentile(0.5) || r.elapsed < 450*time.Millisecond {
 		t.Errorf("p50 from when due %v < p50 from sending %v, or calls over in %v < 450 ms", r.late.percentile(0.5), r.hist.percentile(0.5), r.elapsed)
 	}
+	prof, err := srv.cpuProfile(time.Second)
+	if err != nil || len(prof) < 2 || prof[0] != 0x1f || prof[1] != 0x8b {
+		t.Errorf("CPU profile: %d bytes, %v; want a gzipped profile", len(prof), err)
+	}
 	if len(r.samples) == 0 || r.samples[0].rss == 0 || r.samples[0].stats.Conns != 20 {
 		t.Errorf("memory samples %+v: want at least one, with RSS and 20 connections", r.samples)
 	}

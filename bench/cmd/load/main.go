@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	var (
 		calls, conns                int
 		duration, interval, sampleE time.Duration
-		levels                      string
+		levels, cpuProfile          string
 		profileRate                 int
 	)
 	switch mode {
@@ -84,6 +84,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		fs.DurationVar(&duration, "duration", time.Minute, "how long they call")
 		fs.DurationVar(&interval, "interval", time.Second, "time between two calls of one connection")
 		fs.DurationVar(&sampleE, "sample", 5*time.Second, "time between two samples of the server's memory")
+		fs.StringVar(&cpuProfile, "cpuprofile", "", "write the server's CPU profile over the middle third of the run to `file`.<server>")
 	case "idle":
 		fs.StringVar(&levels, "levels", "1000,5000,10000", "comma-separated connection counts, increasing")
 		fs.IntVar(&profileRate, "memprofilerate", 4096, "the server's runtime.MemProfileRate, for a heap profile that sees every connection's allocations")
@@ -123,8 +124,14 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		var results []*scaleResult
 		for _, impl := range servers {
 			err := withServer(impl, 0, func(srv *server) error {
+				profiled := make(chan error, 1)
+				if cpuProfile != "" {
+					go func() { profiled <- profileMiddle(srv, duration, cpuProfile+"."+impl) }()
+				} else {
+					profiled <- nil
+				}
 				r, err := scale(ctx, srv, conns, interval, duration, sampleE)
-				if err != nil {
+				if err := errors.Join(err, <-profiled); err != nil {
 					return err
 				}
 				r.impl = impl
@@ -202,4 +209,18 @@ func raiseFileLimit(conns int) (uint64, error) {
 		return lim.Cur, fmt.Errorf("%d connections need about %d open files; the limit is %d (hard %d)", conns, need, lim.Cur, lim.Max)
 	}
 	return lim.Cur, nil
+}
+
+// profileMiddle waits a third of a run of length d, then writes the
+// server's CPU profile over the next third to file.
+func profileMiddle(srv *server, d time.Duration, file string) error {
+	time.Sleep(d / 3) // the tool's pacing: profile the run's steady middle
+	b, err := srv.cpuProfile(d / 3)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return fmt.Errorf("writing the CPU profile: %w", err)
+	}
+	return nil
 }

@@ -124,6 +124,7 @@ func statsMux(conns *atomic.Int64) *http.ServeMux {
 	})
 	mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))
 	mux.Handle("/debug/pprof/goroutine", pprof.Handler("goroutine"))
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	return mux
 }
 
