@@ -80,6 +80,9 @@ func TestScaleSmoke(t *testing.T) {
 	if r.late.percentile(0.5) < r.hist.percentile(0.5) || r.elapsed < 450*time.Millisecond {
 		t.Errorf("p50 from when due %v < p50 from sending %v, or calls over in %v < 450 ms", r.late.percentile(0.5), r.hist.percentile(0.5), r.elapsed)
 	}
+	if st, err := srv.stats(true); err != nil || st.HeapLive == 0 || st.GCCycles == 0 {
+		t.Errorf("stats after a GC: %+v, %v; want a live heap and a GC counted", st, err)
+	}
 	prof, err := srv.cpuProfile(time.Second)
 	if err != nil || len(prof) < 2 || prof[0] != 0x1f || prof[1] != 0x8b {
 		t.Errorf("CPU profile: %d bytes, %v; want a gzipped profile", len(prof), err)

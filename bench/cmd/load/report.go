@@ -87,15 +87,17 @@ func writeScale(w io.Writer, h string, limit uint64, interval, duration time.Dur
 				ms(l.h.percentile(0.50)), ms(l.h.percentile(0.99)), ms(l.h.percentile(0.999)), ms(time.Duration(l.h.max)))
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| time | server RSS | Go heap in use | goroutine stacks | goroutines |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| time | server RSS | Go heap in use | live heap at the last GC | GCs | goroutine stacks | goroutines |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
 		for _, s := range r.samples {
-			fmt.Fprintf(w, "| %.0f s | %s | %s | %s | %d |\n", s.at.Seconds(), mib(s.rss), mib(s.stats.HeapInuse), mib(s.stats.StackInuse), s.stats.Goroutines)
+			fmt.Fprintf(w, "| %.0f s | %s | %s | %s | %d | %s | %d |\n", s.at.Seconds(), mib(s.rss), mib(s.stats.HeapInuse),
+				mib(s.stats.HeapLive), s.stats.GCCycles, mib(s.stats.StackInuse), s.stats.Goroutines)
 		}
 		if n := len(r.samples); n >= 2 {
 			first, last := r.samples[0], r.samples[n-1]
-			fmt.Fprintf(w, "\nRSS from first to last sample: %+.1f %%; heap in use: %+.1f %% (heap is sampled without forcing a GC).\n",
-				growth(first.rss, last.rss), growth(first.stats.HeapInuse, last.stats.HeapInuse))
+			fmt.Fprintf(w, "\nFrom the first sample to the last: RSS %+.1f %%, heap in use %+.1f %%, live heap at the last GC %+.1f %% (%d GCs in between; no GC is forced).\n",
+				growth(first.rss, last.rss), growth(first.stats.HeapInuse, last.stats.HeapInuse),
+				growth(first.stats.HeapLive, last.stats.HeapLive), last.stats.GCCycles-first.stats.GCCycles)
 		}
 		fmt.Fprintln(w)
 	}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -41,6 +42,8 @@ type stats struct {
 	HeapAlloc  uint64 `json:"heapAlloc"`
 	StackInuse uint64 `json:"stackInuse"`
 	Sys        uint64 `json:"sys"`
+	HeapLive   uint64 `json:"heapLive"` // live heap marked by the last GC
+	GCCycles   uint64 `json:"gcCycles"` // GCs since the server started
 }
 
 // serveMain runs the server child: it listens on a loopback port for
@@ -117,9 +120,12 @@ func statsMux(conns *atomic.Int64) *http.ServeMux {
 		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
+		samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+		metrics.Read(samples)
 		json.NewEncoder(w).Encode(stats{ // the client sees a short body
 			Conns: conns.Load(), Goroutines: runtime.NumGoroutine(),
 			HeapInuse: m.HeapInuse, HeapAlloc: m.HeapAlloc, StackInuse: m.StackInuse, Sys: m.Sys,
+			HeapLive: samples[0].Value.Uint64(), GCCycles: samples[1].Value.Uint64(),
 		})
 	})
 	mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))
