@@ -1,0 +1,226 @@
+// Command load measures rpcgen's runtime at scale, from outside the
+// server: it runs the server as a child process (this same binary, with
+// RPCGEN_LOAD_SERVE=1) and drives it over TCP on 127.0.0.1.
+//
+//	go run ./cmd/load throughput [-calls 100000] [-conns 64]
+//	go run ./cmd/load scale [-conns 10000] [-duration 1m] [-interval 1s]
+//	go run ./cmd/load idle [-levels 1000,5000,10000]
+//
+// The servers play the Supex runtime role for hello and ping: "rpcgen" is
+// the generated package (generated/supex) on transport.Server, as the
+// Supex demo serves it; "minimal" is a hand-written newline-delimited
+// JSON server using encoding/json, one goroutine per connection.
+// throughput makes ping calls, one in flight per connection, and reports
+// calls/s and latency percentiles of both, with their ratio; scale holds
+// many connections each calling once per interval, reporting errors,
+// latency and the server's memory over time; idle reports the server's
+// memory per idle connection and where its heap goes. Each prints a
+// Markdown fragment on standard output.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const usage = `usage: load throughput|scale|idle [flags]
+
+Run "load <mode> -h" for the flags of a mode.
+`
+
+func main() {
+	if os.Getenv(serveEnv) == "1" {
+		if err := serveMain(os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, "load server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses a mode and its flags, runs it, and writes its report to w.
+func run(ctx context.Context, args []string, w io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return fmt.Errorf("no mode given")
+	}
+	mode := args[0]
+	fs := flag.NewFlagSet("load "+mode, flag.ContinueOnError)
+	impls := fs.String("impls", implRPCGen, "comma-separated `servers` to measure: rpcgen, minimal")
+	commit := fs.String("commit", "", "commit to report (default: git rev-parse --short HEAD)")
+	var (
+		calls, conns                int
+		duration, interval, sampleE time.Duration
+		levels, cpuProfile          string
+		profileRate                 int
+	)
+	switch mode {
+	case "throughput":
+		fs.IntVar(&calls, "calls", 100_000, "ping calls in all")
+		fs.IntVar(&conns, "conns", 64, "connections, one call in flight on each")
+		fs.Lookup("impls").Value.Set(implRPCGen + "," + implMinimal) // a string
+		fs.Lookup("impls").DefValue = implRPCGen + "," + implMinimal
+	case "scale":
+		fs.IntVar(&conns, "conns", 10_000, "connections open at once")
+		fs.DurationVar(&duration, "duration", time.Minute, "how long they call")
+		fs.DurationVar(&interval, "interval", time.Second, "time between two calls of one connection")
+		fs.DurationVar(&sampleE, "sample", 5*time.Second, "time between two samples of the server's memory")
+		fs.StringVar(&cpuProfile, "cpuprofile", "", "write the server's CPU profile over the middle third of the run to `file`.<server>")
+	case "idle":
+		fs.StringVar(&levels, "levels", "1000,5000,10000", "comma-separated connection counts, increasing")
+		fs.IntVar(&profileRate, "memprofilerate", 4096, "the server's runtime.MemProfileRate, for a heap profile that sees every connection's allocations")
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		return fmt.Errorf("unknown mode %q", mode)
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	servers := strings.Split(*impls, ",")
+	h := header(*commit)
+
+	switch mode {
+	case "throughput":
+		var results []*throughputResult
+		for _, impl := range servers {
+			err := withServer(impl, 0, func(srv *server) error {
+				r, err := throughput(ctx, srv, calls, conns)
+				if err != nil {
+					return err
+				}
+				r.impl = impl
+				results = append(results, r)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		writeThroughput(w, h, calls, conns, results)
+	case "scale":
+		limit, err := raiseFileLimit(conns)
+		if err != nil {
+			return err
+		}
+		var results []*scaleResult
+		for _, impl := range servers {
+			err := withServer(impl, 0, func(srv *server) error {
+				profiled := make(chan error, 1)
+				if cpuProfile != "" {
+					go func() { profiled <- profileMiddle(srv, duration, cpuProfile+"."+impl) }()
+				} else {
+					profiled <- nil
+				}
+				r, err := scale(ctx, srv, conns, interval, duration, sampleE)
+				if err := errors.Join(err, <-profiled); err != nil {
+					return err
+				}
+				r.impl = impl
+				results = append(results, r)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		writeScale(w, h, limit, interval, duration, results)
+	case "idle":
+		var ns []int
+		for f := range strings.SplitSeq(levels, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 || (len(ns) > 0 && n <= ns[len(ns)-1]) {
+				return fmt.Errorf("-levels %q: want increasing positive counts", levels)
+			}
+			ns = append(ns, n)
+		}
+		limit, err := raiseFileLimit(ns[len(ns)-1])
+		if err != nil {
+			return err
+		}
+		var results []*idleResult
+		for _, impl := range servers {
+			err := withServer(impl, profileRate, func(srv *server) error {
+				r, err := idle(ctx, srv, ns)
+				if err != nil {
+					return err
+				}
+				r.impl = impl
+				results = append(results, r)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return writeIdle(w, h, limit, results)
+	}
+	return nil
+}
+
+// withServer runs f against a fresh server child running impl.
+func withServer(impl string, memProfileRate int, f func(*server) error) error {
+	srv, err := startServer(impl, memProfileRate)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	if err := f(srv); err != nil {
+		return fmt.Errorf("%s server: %w", impl, err)
+	}
+	return nil
+}
+
+// raiseFileLimit makes sure this process may open conns connections
+// plus some room, raising its soft limit on open files up to the hard
+// one if needed, and returns the limit in force. (The server child, a
+// Go program too, raises its own soft limit to the hard one at start.)
+func raiseFileLimit(conns int) (uint64, error) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return 0, fmt.Errorf("reading the open-file limit: %w", err)
+	}
+	need := uint64(conns) + 256
+	if lim.Cur < need && lim.Max > lim.Cur {
+		lim.Cur = min(need, lim.Max)
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			return 0, fmt.Errorf("raising the open-file limit to %d: %w", lim.Cur, err)
+		}
+	}
+	if lim.Cur < need {
+		return lim.Cur, fmt.Errorf("%d connections need about %d open files; the limit is %d (hard %d)", conns, need, lim.Cur, lim.Max)
+	}
+	return lim.Cur, nil
+}
+
+// profileMiddle waits a third of a run of length d, then writes the
+// server's CPU profile over the next third to file.
+func profileMiddle(srv *server, d time.Duration, file string) error {
+	time.Sleep(d / 3) // the tool's pacing: profile the run's steady middle
+	b, err := srv.cpuProfile(d / 3)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return fmt.Errorf("writing the CPU profile: %w", err)
+	}
+	return nil
+}

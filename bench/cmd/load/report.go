@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// header is the run's context line: date, machine, Go version, commit.
+func header(commit string) string {
+	if commit == "" {
+		commit = "unknown"
+		if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
+			commit = strings.TrimSpace(string(out))
+		}
+	}
+	return fmt.Sprintf("%s, %s (%d cores), %s, commit %s",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), runtime.Version(), commit)
+}
+
+// cpuModel returns the processor's name from /proc/cpuinfo.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
+
+// ms formats a duration in milliseconds.
+func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
+
+// mib formats bytes in MiB.
+func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// kb formats bytes in KB (1,000 bytes, as the issue counts).
+func kb(b float64) string { return fmt.Sprintf("%.1f KB", b/1000) }
+
+func writeThroughput(w io.Writer, h string, calls, conns int, rs []*throughputResult) {
+	fmt.Fprintf(w, "#### Throughput: %d ping calls over %d connections\n\n%s. Server in a child process; it and the load tool share the machine.\n\n", calls, conns, h)
+	fmt.Fprintln(w, "| server | calls/s | p50 | p99 | p999 | max | errors | calls/s ÷ minimal's |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	var minimal float64
+	for _, r := range rs {
+		if r.impl == implMinimal {
+			minimal = r.rate()
+		}
+	}
+	for _, r := range rs {
+		ratio := "–"
+		if minimal > 0 {
+			ratio = fmt.Sprintf("%.2f", r.rate()/minimal)
+		}
+		fmt.Fprintf(w, "| %s | %.0f | %s | %s | %s | %s | %d | %s |\n", r.impl, r.rate(),
+			ms(r.hist.percentile(0.50)), ms(r.hist.percentile(0.99)), ms(r.hist.percentile(0.999)),
+			ms(time.Duration(r.hist.max)), r.errors, ratio)
+	}
+	fmt.Fprintln(w)
+}
+
+func writeScale(w io.Writer, h string, limit uint64, interval, duration time.Duration, rs []*scaleResult) {
+	for _, r := range rs {
+		fmt.Fprintf(w, "#### Scale: %d connections, one ping each per %s for %s (%s server)\n\n%s; open-file limit %d. Server in a child process; it and the load tool share the machine.\n\n",
+			r.conns, interval, duration, r.impl, h, limit)
+		offered := float64(r.conns) / interval.Seconds()
+		achieved := float64(r.hist.count()) / r.elapsed.Seconds()
+		fmt.Fprintf(w, "%d calls, %d errors, in %.1f s: %.0f calls/s of the %.0f offered.\n\n", r.hist.count(), r.errors, r.elapsed.Seconds(), achieved, offered)
+		fmt.Fprintln(w, "| latency | p50 | p99 | p999 | max |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+		for _, l := range []struct {
+			name string
+			h    *histogram
+		}{{"from sending", &r.hist}, {"from when due", &r.late}} {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", l.name,
+				ms(l.h.percentile(0.50)), ms(l.h.percentile(0.99)), ms(l.h.percentile(0.999)), ms(time.Duration(l.h.max)))
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| time | server RSS | Go heap in use | live heap at the last GC | GCs | goroutine stacks | goroutines |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
+		for _, s := range r.samples {
+			fmt.Fprintf(w, "| %.0f s | %s | %s | %s | %d | %s | %d |\n", s.at.Seconds(), mib(s.rss), mib(s.stats.HeapInuse),
+				mib(s.stats.HeapLive), s.stats.GCCycles, mib(s.stats.StackInuse), s.stats.Goroutines)
+		}
+		if n := len(r.samples); n >= 2 {
+			first, last := r.samples[0], r.samples[n-1]
+			fmt.Fprintf(w, "\nFrom the first sample to the last: RSS %+.1f %%, heap in use %+.1f %%, live heap at the last GC %+.1f %% (%d GCs in between; no GC is forced).\n",
+				growth(first.rss, last.rss), growth(first.stats.HeapInuse, last.stats.HeapInuse),
+				growth(first.stats.HeapLive, last.stats.HeapLive), last.stats.GCCycles-first.stats.GCCycles)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func growth(a, b uint64) float64 { return (float64(b) - float64(a)) / float64(a) * 100 }
+
+func writeIdle(w io.Writer, h string, limit uint64, rs []*idleResult) error {
+	for _, r := range rs {
+		fmt.Fprintf(w, "#### Idle connections after hello (%s server)\n\n%s; open-file limit %d. Server in a child process; memory after a GC, minus the same with no connection (RSS %s, heap %s).\n\n",
+			r.impl, h, limit, mib(r.base.rss), mib(r.base.stats.HeapInuse))
+		fmt.Fprintln(w, "| connections | server RSS | RSS / conn | Go heap / conn | goroutine stacks / conn | goroutines / conn |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
+		for _, lv := range r.levels {
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %.2f |\n", lv.conns, mib(lv.rss), kb(lv.rssPer), kb(lv.heapPer), kb(lv.stackPer),
+				float64(lv.goroutines-r.base.stats.Goroutines)/float64(lv.conns))
+		}
+		sites, err := summariseHeap(r.profile)
+		if err != nil {
+			return err
+		}
+		n := float64(r.levels[len(r.levels)-1].conns)
+		fmt.Fprintf(w, "\nLive heap at %.0f idle connections by allocation site (heap profile, scaled from its samples):\n\n", n)
+		fmt.Fprintln(w, "| allocated by | from | bytes / conn | objects / conn |")
+		fmt.Fprintln(w, "|---|---|---:|---:|")
+		for i, s := range sites {
+			if i == 12 || s.bytes/n < 16 {
+				break
+			}
+			fmt.Fprintf(w, "| `%s` | `%s` | %.0f | %.2f |\n", s.leaf, s.owner, s.bytes/n, s.objects/n)
+		}
+		fmt.Fprintf(w, "\nGoroutines at %.0f idle connections by where they wait:\n\n", n)
+		fmt.Fprintln(w, "| waiting in | goroutines / conn |")
+		fmt.Fprintln(w, "|---|---:|")
+		for _, g := range summariseGoroutines(r.goroutines) {
+			if float64(g.count)/n < 0.01 {
+				break
+			}
+			fmt.Fprintf(w, "| `%s` | %.2f |\n", g.where, float64(g.count)/n)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
