@@ -273,7 +273,9 @@ func (w *mcpProgressWaiter) wait(ctx context.Context) error {
 
 // mcpWaiterSlot holds the waiter of the call in progress, for a client's
 // notification handler.
-type mcpWaiterSlot struct{ p atomic.Pointer[mcpProgressWaiter] }
+type mcpWaiterSlot struct {
+	p atomic.Pointer[mcpProgressWaiter]
+}
 
 // tick passes a notification to the current waiter.
 func (s *mcpWaiterSlot) tick(token int64, progress float64) {
