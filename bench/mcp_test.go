@@ -47,7 +47,7 @@ func BenchmarkMCP(b *testing.B) {
 				b.Run("transport="+tr, func(b *testing.B) {
 					for _, im := range mcpImplementations {
 						b.Run("impl="+im.name, func(b *testing.B) {
-							if reason := im.lossy[op.name+"/"+tr]; reason != "" {
+							if reason := im.cannot[op.name+"/"+tr]; reason != "" {
 								b.Skip(reason)
 							}
 							runMCPOp(b, im, tr, op.run)
@@ -162,7 +162,7 @@ func TestMCPSameWork(t *testing.T) {
 					if err != nil {
 						t.Fatalf("session %d: connect: %v", round, err)
 					}
-					checkMCPSession(t, s, wantTools, wantResult, im.lossy["progress/"+tr] != "")
+					checkMCPSession(t, s, wantTools, wantResult, im.cannot["progress/"+tr] != "")
 					if err := s.Close(); err != nil {
 						t.Errorf("session %d: close: %v", round, err)
 					}
