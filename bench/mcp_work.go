@@ -80,7 +80,7 @@ var mcpImplementations = []mcpImplementation{
 	{name: "rpcgen", serve: serveMCPRPCGen},
 	{name: "gosdk", serve: serveMCPGoSDK},
 	{name: "mcpgo", serve: serveMCPGo, cannot: map[string]string{
-		"progress/http": "mcp-go v1.2.1 over Streamable HTTP loses one of the call's progress notifications in most calls (TestMCPSameWork)",
+		"progress/http":    "mcp-go v1.2.1 over Streamable HTTP loses one of the call's progress notifications in most calls (TestMCPSameWork)",
 		"initialize/stdio": "mcp-go v1.2.1 keeps its stdio session in a package variable; a new StdioServer per session in one process hangs in initialize after some hundreds of sessions",
 	}},
 }
