@@ -14,27 +14,7 @@ func renderLSP(b *strings.Builder, rows []*row) {
 	b.WriteString("rpcgen's generated `lsp` package against a hand-written `x/exp/jsonrpc2` pair on the same types ")
 	b.WriteString("(see `lsp_impls.go`). Each cell is median time per pair / allocations per pair.\n\n")
 	b.WriteString("| op | framing | transport | callers | rpcgen | xexp | time ÷ xexp | allocs ÷ xexp |\n|---|---|---|---|---|---|---|---|\n")
-	for _, r := range rows {
-		b.WriteString("|")
-		for _, part := range strings.Split(r.key, "/") {
-			_, v, _ := strings.Cut(part, "=")
-			fmt.Fprintf(b, " %s |", v)
-		}
-		g, okG := r.cells["rpcgen"]
-		p, okP := r.cells["xexp"]
-		for _, c := range []cell{g, p} {
-			if c.ok {
-				fmt.Fprintf(b, " %s / %.0f |", duration(c.ns), c.allocs)
-			} else {
-				b.WriteString(" — |")
-			}
-		}
-		if okG && okP && g.ok && p.ok {
-			fmt.Fprintf(b, " %.2f | %.2f |\n", ratioOf(g.ns, p.ns), ratioOf(g.allocs, p.allocs))
-		} else {
-			b.WriteString(" — | — |\n")
-		}
-	}
+	renderPairRows(b, rows, "xexp")
 }
 
 // renderGenerator writes the generator's timings and memory against their

@@ -120,6 +120,12 @@ func renderMCP(b *strings.Builder, rows []*row) {
 	b.WriteString("\nMCP `tools/call` over Streamable HTTP (loopback server, server and client of the same implementation; ")
 	b.WriteString("see `mcphttp.go`). Each cell is median time per call / allocations per call.\n\n")
 	b.WriteString("| op | transport | callers | rpcgen | gosdk | time ÷ gosdk | allocs ÷ gosdk |\n|---|---|---|---|---|---|---|\n")
+	renderPairRows(b, rows, "gosdk")
+}
+
+// renderPairRows writes one table line per row: the row's key values,
+// rpcgen's and peer's median time / allocations, and their ratios.
+func renderPairRows(b *strings.Builder, rows []*row, peer string) {
 	for _, r := range rows {
 		b.WriteString("|")
 		for _, part := range strings.Split(r.key, "/") {
@@ -127,7 +133,7 @@ func renderMCP(b *strings.Builder, rows []*row) {
 			fmt.Fprintf(b, " %s |", v)
 		}
 		g, okG := r.cells["rpcgen"]
-		p, okP := r.cells["gosdk"]
+		p, okP := r.cells[peer]
 		for _, c := range []cell{g, p} {
 			if c.ok {
 				fmt.Fprintf(b, " %s / %.0f |", duration(c.ns), c.allocs)
