@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"io"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -37,11 +36,4 @@ func open(tb testing.TB, im impl, tr transport, f framingKind, on sink) session 
 		tb.Fatalf("start %s: %v", im.name, err)
 	}
 	return s
-}
-
-// closeAll closes streams, ignoring errors.
-func closeAll(cs ...io.Closer) {
-	for _, c := range cs {
-		c.Close()
-	}
 }

@@ -87,3 +87,10 @@ func loopbackTCP() (io.ReadWriteCloser, io.ReadWriteCloser, error) {
 	}
 	return client, a.c, nil
 }
+
+// closeAll closes streams, ignoring errors.
+func closeAll(cs ...io.Closer) {
+	for _, c := range cs {
+		c.Close()
+	}
+}
