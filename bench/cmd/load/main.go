@@ -6,6 +6,9 @@
 //	go run ./cmd/load scale [-conns 10000] [-duration 1m] [-interval 1s]
 //	go run ./cmd/load idle [-levels 1000,5000,10000]
 //
+// Every mode takes -impls (the servers to measure) and -json (one JSON
+// object per server on a line, for cmd/report, instead of Markdown).
+//
 // The servers play the Supex runtime role for hello and ping: "rpcgen" is
 // the generated package (generated/supex) on transport.Server, as the
 // Supex demo serves it; "minimal" is a hand-written newline-delimited
@@ -15,7 +18,7 @@
 // many connections each calling once per interval, reporting errors,
 // latency and the server's memory over time; idle reports the server's
 // memory per idle connection and where its heap goes. Each prints a
-// Markdown fragment on standard output.
+// Markdown fragment on standard output, or JSON lines with -json.
 package main
 
 import (
@@ -67,6 +70,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("load "+mode, flag.ContinueOnError)
 	impls := fs.String("impls", implRPCGen, "comma-separated `servers` to measure: rpcgen, minimal")
 	commit := fs.String("commit", "", "commit to report (default: git rev-parse --short HEAD)")
+	asJSON := fs.Bool("json", false, "write one JSON object per server and mode (JSON lines) instead of Markdown")
 	var (
 		calls, conns                int
 		duration, interval, sampleE time.Duration
@@ -96,7 +100,8 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	}
 	servers := strings.Split(*impls, ",")
-	h := header(*commit)
+	ri := info(*commit)
+	h := header(ri)
 
 	switch mode {
 	case "throughput":
@@ -114,6 +119,9 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 			if err != nil {
 				return err
 			}
+		}
+		if *asJSON {
+			return writeJSON(w, throughputRecords(ri, conns, results))
 		}
 		writeThroughput(w, h, calls, conns, results)
 	case "scale":
@@ -141,6 +149,9 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 			if err != nil {
 				return err
 			}
+		}
+		if *asJSON {
+			return writeJSON(w, scaleRecords(ri, interval, duration, results))
 		}
 		writeScale(w, h, limit, interval, duration, results)
 	case "idle":
@@ -170,6 +181,13 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 			if err != nil {
 				return err
 			}
+		}
+		if *asJSON {
+			recs, err := idleRecords(ri, results)
+			if err != nil {
+				return err
+			}
+			return writeJSON(w, recs)
 		}
 		return writeIdle(w, h, limit, results)
 	}

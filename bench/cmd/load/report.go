@@ -11,16 +11,22 @@ import (
 	"time"
 )
 
-// header is the run's context line: date, machine, Go version, commit.
-func header(commit string) string {
+// info returns the run's context: date, machine, Go version, commit
+// (commit "" asks git for the current one).
+func info(commit string) runInfo {
 	if commit == "" {
 		commit = "unknown"
 		if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
 			commit = strings.TrimSpace(string(out))
 		}
 	}
-	return fmt.Sprintf("%s, %s (%d cores), %s, commit %s",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), runtime.Version(), commit)
+	return runInfo{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), CPU: cpuModel(), Cores: runtime.NumCPU(),
+		Go: runtime.Version(), OSArch: runtime.GOOS + "/" + runtime.GOARCH, Commit: commit}
+}
+
+// header is the run's context line: date, machine, Go version, commit.
+func header(i runInfo) string {
+	return fmt.Sprintf("%s, %s (%d cores), %s, commit %s", i.Date, i.CPU, i.Cores, i.Go, i.Commit)
 }
 
 // cpuModel returns the processor's name from /proc/cpuinfo.
