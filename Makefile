@@ -10,12 +10,26 @@ BENCHSTAT     := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d
 # the two in step).
 GOPLS_VERSION := v0.23.0
 GOPLS         := bin/gopls-$(GOPLS_VERSION)/gopls
-# make bench: runs of each benchmark, time per run, and a regexp selecting
-# sub-benchmarks of bench/'s BenchmarkRPC (empty: all of them, and the
-# generator's benchmarks too).
+# make bench: see bench/README.md ("Running"). BENCHPARTS picks the parts
+# of a full run (each rewrites its own file in bench/results/ before the
+# report reads them all); BENCH=regexp instead runs only the matching rows
+# of BenchmarkRPC, BenchmarkLSP and BenchmarkMCP and prints their table.
+# BENCHCOUNT is the runs of each benchmark; BENCHTIME the time of each run
+# of the rows with small messages (add, echo, notify, escape), the LSP and
+# the MCP rows; BENCHTIME_BIG of echo64k and didopen; BENCHTIME_1M of
+# echo1m; GENBENCHTIME of the generator's.
 BENCHCOUNT    ?= 6
-BENCHTIME     ?= 0.4s
+BENCHTIME     ?= 0.2s
+BENCHTIME_BIG ?= 0.2s
+BENCHTIME_1M  ?= 0.1s
+GENBENCHTIME  ?= 1s
 BENCH         ?=
+BENCHPARTS    ?= generate rpc lsp mcp load
+# The load tool's flags for each of its modes (bench/cmd/load).
+LOAD_THROUGHPUT ?= -calls 100000 -conns 64 -impls rpcgen,minimal
+LOAD_IDLE       ?= -levels 1000,5000,10000 -impls rpcgen,minimal
+LOAD_SCALE      ?= -conns 10000 -interval 1s -duration 1m -impls rpcgen
+BENCHCOLS     := /impl@(rpcgen xexp jrpc2 sourcegraph gosdk mcpgo stdjson preencoded)
 
 .PHONY: all generate test fmt vet staticcheck deps gopls unit nested check-generated fuzz bench bench-runtime clean
 
@@ -88,37 +102,64 @@ fuzz:
 		done; \
 	done
 
-## bench: rpcgen side by side with other Go JSON-RPC libraries (bench/README.md),
-## and the generator's timings. A full run takes about 15 minutes on 2 cores,
-## saves bench/results/latest.txt and benchstat.txt, and updates the table in
-## bench/README.md; with BENCH=regexp (e.g. BENCH='op=add/framing=cl/transport=pipe')
-## it runs those rows only, saves bench/results/partial.txt and prints the table.
+## bench: every measurement of bench/README.md, in one go: the generator,
+## rpcgen side by side with other Go JSON-RPC libraries at the ceiling, the
+## LSP and MCP rows, and the load tool's throughput, idle and scale modes.
+## Raw output goes to bench/results/ (one file per part), then benchstat.txt
+## and the tables in bench/README.md. A full run takes about 30 minutes on
+## 2 cores. BENCHPARTS='lsp mcp' reruns some parts only (the report then
+## reads the other parts' files as they are); BENCH=regexp (e.g.
+## BENCH='op=add/framing=cl/transport=pipe') runs those rows only, saves
+## bench/results/partial.txt and prints their table.
 ## bench-runtime: the runtime's own micro-benchmarks, with allocations.
 bench-runtime:
 	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
 
 bench:
-	@mkdir -p bench/results
-	@out=bench/results/$(if $(BENCH),partial,latest).txt; \
-	{ echo "date: $$(date -u +'%Y-%m-%d %H:%M UTC')"; echo "go: $$($(GO) env GOVERSION)"; \
-	  echo "cores: $$(nproc)"; echo "commit: $$(git rev-parse --short HEAD)$$(git status --porcelain -- runtime gen bench/benchproto | grep -q . && echo ' with uncommitted changes to runtime/, gen/ or bench/benchproto/')"; \
-	} > $$out.tmp; \
-	if [ -z "$(BENCH)" ]; then \
-		echo "go test -bench Generate ./cmd/rpcgen"; \
-		{ $(GO) test -run '^$$' -bench 'Generate' -benchmem -count=$(BENCHCOUNT) ./cmd/rpcgen; \
-		  echo $$? > $$out.rc; } | tee -a $$out.tmp; \
-		[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
+	@mkdir -p bench/results bin
+	@set -e; \
+	header() { echo "date: $$(date -u +'%Y-%m-%d %H:%M UTC')"; echo "go: $$($(GO) env GOVERSION)"; echo "cores: $$(nproc)"; \
+	  echo "commit: $$(git rev-parse --short HEAD)$$(git status --porcelain -- runtime gen bench/benchproto | grep -q . && echo ' with uncommitted changes to runtime/, gen/ or bench/benchproto/')"; }; \
+	gobench() { out=$$1 dir=$$2 pattern=$$3 time=$$4; t0=$$(date +%s); \
+	  echo "go test -bench '$$pattern' -benchtime=$$time -count=$(BENCHCOUNT) in $$dir"; \
+	  { (cd $$dir && $(GO) test -run '^$$' -bench "$$pattern" -benchmem -count=$(BENCHCOUNT) -benchtime=$$time -timeout 90m .); \
+	    echo $$? > $$out.rc; } | tee -a $$out.tmp; \
+	  rc=$$(cat $$out.rc); rm -f $$out.rc; [ "$$rc" = 0 ] || exit 1; \
+	  echo "took $$(( $$(date +%s) - t0 )) s"; }; \
+	if [ -n "$(BENCH)" ]; then \
+		out=bench/results/partial.txt; header > $$out.tmp; \
+		gobench $$out bench '(RPC|LSP|MCP)/$(BENCH)' $(BENCHTIME); mv $$out.tmp $$out; \
+		cd bench; $(GO) run $(BENCHSTAT) -col '$(BENCHCOLS)' results/partial.txt; \
+		$(GO) run ./cmd/report -in results/partial.txt -readme -; \
+		exit 0; \
 	fi; \
-	echo "go test -bench '(RPC|LSP)/$(BENCH)' in bench/"; \
-	{ (cd bench && $(GO) test -run '^$$' -bench '(RPC|LSP)/$(BENCH)' -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) -timeout 60m .); \
-	  echo $$? > $$out.rc; } | tee -a $$out.tmp; \
-	[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
-	rm -f $$out.rc; mv $$out.tmp $$out; \
-	if [ -z "$(BENCH)" ]; then \
-		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph gosdk stdjson preencoded)' results/latest.txt > results/benchstat.txt) || exit 1; \
-		(cd bench && $(GO) run ./cmd/report -in results/latest.txt -readme README.md) || exit 1; \
-		echo "wrote bench/results/latest.txt, bench/results/benchstat.txt and the table in bench/README.md"; \
-	else \
-		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph gosdk stdjson preencoded)' results/partial.txt) || exit 1; \
-		(cd bench && $(GO) run ./cmd/report -in results/partial.txt -readme -) || exit 1; \
-	fi
+	for part in $(BENCHPARTS); do \
+		start=$$(date +%s); \
+		case $$part in \
+		generate) out=bench/results/generate.txt; header > $$out.tmp; \
+			gobench $$out cmd/rpcgen '^BenchmarkGenerate$$' $(GENBENCHTIME) ;; \
+		rpc) out=bench/results/rpc.txt; header > $$out.tmp; \
+			gobench $$out bench '^BenchmarkRPC$$/^op=(add|echo|notify|escape)$$' $(BENCHTIME); \
+			gobench $$out bench '^BenchmarkRPC$$/^op=(echo64k|didopen)$$' $(BENCHTIME_BIG); \
+			gobench $$out bench '^BenchmarkRPC$$/^op=echo1m$$' $(BENCHTIME_1M) ;; \
+		lsp) out=bench/results/lsp.txt; header > $$out.tmp; \
+			gobench $$out bench '^BenchmarkLSP$$' $(BENCHTIME) ;; \
+		mcp) out=bench/results/mcp.txt; header > $$out.tmp; \
+			gobench $$out bench '^Benchmark(MCP|RPCMCP)$$' $(BENCHTIME) ;; \
+		load) out=bench/results/load.jsonl; : > $$out.tmp; \
+			(cd bench && $(GO) build -o ../bin/load ./cmd/load); \
+			for mode in throughput idle scale; do \
+				case $$mode in throughput) flags='$(LOAD_THROUGHPUT)';; idle) flags='$(LOAD_IDLE)';; scale) flags='$(LOAD_SCALE)';; esac; \
+				echo "load $$mode $$flags"; t0=$$(date +%s); \
+				bin/load $$mode -json $$flags >> $$out.tmp; \
+				echo "took $$(( $$(date +%s) - t0 )) s"; \
+			done ;; \
+		*) echo "unknown part $$part in BENCHPARTS (want generate rpc lsp mcp load)"; exit 1 ;; \
+		esac; \
+		mv $$out.tmp $$out; \
+		echo "part $$part took $$(( $$(date +%s) - start )) s, wrote $$out"; \
+	done; \
+	cd bench; ins=$$(ls results/generate.txt results/rpc.txt results/lsp.txt results/mcp.txt 2>/dev/null | paste -sd, -); \
+	$(GO) run $(BENCHSTAT) -col '$(BENCHCOLS)' $$(echo $$ins | tr , ' ') > results/benchstat.txt; \
+	$(GO) run ./cmd/report -in "$$ins" $$([ -f results/load.jsonl ] && echo -load results/load.jsonl) -readme README.md; \
+	echo "wrote bench/results/benchstat.txt and the tables in bench/README.md"

@@ -1,18 +1,20 @@
-// Command report reads the output of the side-by-side benchmarks and writes
-// their summary table into a Markdown file, between the lines
-// "<!-- results:begin -->" and "<!-- results:end -->".
+// Command report reads the output of bench/'s benchmarks, the generator's
+// and the load tool's, and writes their tables into a Markdown file,
+// between the lines "<!-- results:begin -->" and "<!-- results:end -->".
 //
-//	go run ./cmd/report -in results/latest.txt -readme README.md
+//	go run ./cmd/report -in results/rpc.txt,results/mcp.txt -load results/load.jsonl -readme README.md
 //
-// With -readme - it prints the table on standard output instead.
+// With -readme - it prints the tables on standard output instead.
 //
-// For each row (op, framing, transport, callers) it gives every
-// implementation's median ns/op and allocs/op, the fastest peer library, and
-// how rpcgen compares with the targets (time ÷ the preencoded ceiling, ÷ the
-// fastest peer and ÷ stdjson, allocations ÷ the leanest peer); then the MCP
-// tools/call rows over Streamable HTTP, rpcgen against the official MCP Go
-// SDK; then the LSP didChange + completion rows, rpcgen against
-// x/exp/jsonrpc2; then the generator's timings and memory.
+// It writes a header (date, machine, Go version, commit), how many of the
+// performance issue's targets are met and which are not, then one table per
+// part: for each ceiling row (op, framing, transport, callers) every
+// implementation's median ns/op and allocs/op and rpcgen's time ÷ the
+// preencoded ceiling, ÷ the fastest peer and ÷ stdjson; the MCP rows, rpcgen
+// against the faster of the two MCP SDKs; the MCP tools/call rows over
+// Streamable HTTP against the official SDK; the LSP rows against
+// x/exp/jsonrpc2; the generator's timings and memory; and the load tool's
+// throughput, idle-connection and scale runs.
 package main
 
 import (
@@ -36,16 +38,23 @@ const (
 
 // Targets of the performance issue.
 const (
-	ceilingSmall     = 1.5 // rpcgen ns/op ÷ preencoded's, for add and notify
-	ceilingPayload   = 3.0 // rpcgen ns/op ÷ preencoded's, for the rows with a payload
-	timeTarget       = 0.5 // rpcgen ns/op ÷ fastest peer's
-	allocsTarget     = 0.5 // rpcgen allocs/op ÷ leanest peer's
-	stdjsonTarget    = 1.0 // rpcgen ns/op ÷ stdjson's (stretch)
-	addAllocsTarget  = 10  // rpcgen allocs per add (stretch)
-	protocolsTargetS = 1.0 // seconds to generate every shipped protocol
-	lspTargetS       = 1.0 // seconds to generate the LSP protocol
-	syntheticTargetS = 2.0 // seconds to generate the 500-type synthetic protocol
-	synth2000TargetS = 3.0 // seconds to generate the 2,000-type synthetic protocol
+	ceilingSmall     = 1.5     // rpcgen ns/op ÷ preencoded's, for add and notify
+	ceilingPayload   = 3.0     // rpcgen ns/op ÷ preencoded's, for the rows with a payload
+	timeTarget       = 0.5     // rpcgen ns/op ÷ fastest peer's
+	allocsTarget     = 0.5     // rpcgen allocs/op ÷ leanest peer's
+	stdjsonTarget    = 1.0     // rpcgen ns/op ÷ stdjson's (stretch)
+	addAllocsTarget  = 10      // rpcgen allocs per add (stretch)
+	protocolsTargetS = 1.0     // seconds to generate every shipped protocol
+	lspTargetS       = 1.0     // seconds to generate the LSP protocol
+	syntheticTargetS = 2.0     // seconds to generate the 500-type synthetic protocol
+	synth2000TargetS = 3.0     // seconds to generate the 2,000-type synthetic protocol
+	mcpTimeTarget    = 1.0 / 3 // rpcgen ns/op ÷ the faster MCP SDK's
+	mcpAllocsTarget  = 1.0 / 5 // rpcgen allocs/op ÷ the faster MCP SDK's
+	idleTargetBytes  = 10_000  // server memory per idle connection, RSS and heap
+	idleGoroutines   = 1.0     // goroutines per idle connection: the reader only
+	flatTarget       = 10.0    // % growth of RSS and heap in use over a scale run
+	scaleConns       = 10_000  // connections of the issue's scale run
+	scaleSeconds     = 60      // its length
 )
 
 // ceilingTarget returns the largest ratio of rpcgen's time to the ceiling's
@@ -65,24 +74,48 @@ var peers = []string{"xexp", "jrpc2", "sourcegraph"}
 var columns = []string{"rpcgen", "xexp", "jrpc2", "sourcegraph", "stdjson", "preencoded"}
 
 func main() {
-	in := flag.String("in", "results/latest.txt", "benchmark output `file`")
-	readme := flag.String("readme", "README.md", "Markdown `file` to update between the markers; - prints the table instead")
+	in := flag.String("in", "results/rpc.txt", "comma-separated benchmark output `files`")
+	load := flag.String("load", "", "the load tool's -json output (`file`), if any")
+	readme := flag.String("readme", "README.md", "Markdown `file` to update between the markers; - prints the tables instead")
 	flag.Parse()
-	if err := run(*in, *readme, os.Stdout); err != nil {
+	if err := run(strings.Split(*in, ","), *load, *readme, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, readme string, stdout io.Writer) error {
-	f, err := os.Open(in)
-	if err != nil {
-		return fmt.Errorf("open results: %w", err)
+// run reads the benchmark outputs ins and the load tool's output load
+// (none when ""), and writes the tables into readme, or to stdout when
+// readme is "-".
+func run(ins []string, load, readme string, stdout io.Writer) error {
+	res := newResults()
+	for _, in := range ins {
+		if in == "" {
+			continue
+		}
+		f, err := os.Open(in)
+		if err != nil {
+			return fmt.Errorf("open results: %w", err)
+		}
+		err = res.parse(f, in)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", in, err)
+		}
 	}
-	defer f.Close()
-	res, err := parse(f)
-	if err != nil {
-		return fmt.Errorf("parse %s: %w", in, err)
+	if load != "" {
+		f, err := os.Open(load)
+		if err != nil {
+			return fmt.Errorf("open the load tool's results: %w", err)
+		}
+		res.load, err = parseLoad(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", load, err)
+		}
+	}
+	if len(res.names) == 0 && len(res.load) == 0 {
+		return errors.New("no benchmark results")
 	}
 	if readme == "-" {
 		_, err := io.WriteString(stdout, render(res))
@@ -110,11 +143,22 @@ type sample struct {
 	rssMB  []float64 // peak-RSS-MB, reported by the generator's benchmarks
 }
 
-// results is a parsed benchmark output.
+// results is parsed benchmark output, of one or more files.
 type results struct {
-	config map[string]string  // "cpu", "goos", "go", ...
+	config map[string]string  // "cpu", "goos", "go", ..., as the first file gives them
+	parts  []part             // each file's date and commit
 	names  []string           // benchmark names, in order of appearance
 	byName map[string]*sample // name without the -GOMAXPROCS suffix
+	load   []loadRecord       // the load tool's results
+}
+
+// part is one file of benchmark output.
+type part struct {
+	file, date, commit string
+}
+
+func newResults() *results {
+	return &results{config: map[string]string{}, byName: map[string]*sample{}}
 }
 
 var (
@@ -122,16 +166,22 @@ var (
 	configLine = regexp.MustCompile(`^([a-z][a-zA-Z0-9_-]*):\s*(.*)$`)
 )
 
-// parse reads Go benchmark output.
-func parse(r io.Reader) (*results, error) {
-	res := &results{config: map[string]string{}, byName: map[string]*sample{}}
+// parse reads Go benchmark output (one file) into res.
+func (res *results) parse(r io.Reader, file string) error {
+	p := part{file: file}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if m := configLine.FindStringSubmatch(line); m != nil {
 			if _, seen := res.config[m[1]]; !seen {
-				res.config[m[1]] = m[2]
+				res.config[m[1]] = strings.TrimSpace(m[2])
+			}
+			switch m[1] {
+			case "date":
+				p.date = m[2]
+			case "commit":
+				p.commit = m[2]
 			}
 			continue
 		}
@@ -149,7 +199,7 @@ func parse(r io.Reader) (*results, error) {
 		for i := 0; i+1 < len(fields); i += 2 {
 			v, err := strconv.ParseFloat(fields[i], 64)
 			if err != nil {
-				return nil, fmt.Errorf("%q: bad value %q", line, fields[i])
+				return fmt.Errorf("%q: bad value %q", line, fields[i])
 			}
 			switch fields[i+1] {
 			case "ns/op":
@@ -164,6 +214,16 @@ func parse(r io.Reader) (*results, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		return err
+	}
+	res.parts = append(res.parts, p)
+	return nil
+}
+
+// parse reads one file of Go benchmark output.
+func parse(r io.Reader) (*results, error) {
+	res := newResults()
+	if err := res.parse(r, ""); err != nil {
 		return nil, err
 	}
 	if len(res.names) == 0 {
@@ -204,6 +264,11 @@ func (res *results) rows() []*row { return res.rowsOf("BenchmarkRPC/") }
 // mcpRows groups the BenchmarkRPCMCP results (MCP tools/call over HTTP) by
 // workload, in order of appearance.
 func (res *results) mcpRows() []*row { return res.rowsOf("BenchmarkRPCMCP/") }
+
+// mcpOpRows groups the BenchmarkMCP results (initialize, tools/list,
+// tools/call and progress over stdio and HTTP) by workload, in order of
+// appearance.
+func (res *results) mcpOpRows() []*row { return res.rowsOf("BenchmarkMCP/") }
 
 // lspRows groups the BenchmarkLSP results (didChange + completion) by
 // workload, in order of appearance.

@@ -6,33 +6,137 @@ import (
 	"strings"
 )
 
+// target is one of the performance issue's targets and whether the
+// results meet it.
+type target struct {
+	name   string
+	met    bool
+	detail string // the measurement behind the verdict, e.g. "10 of 12 rows"
+}
+
+// targets collects the targets as the tables are written.
+type targets []target
+
+func (ts *targets) add(t ...target) { *ts = append(*ts, t...) }
+
+// mark is ✓ or ✗.
+func mark(ok bool) string {
+	if ok {
+		return "✓"
+	}
+	return "✗"
+}
+
 // render returns the Markdown between the markers.
 func render(res *results) string {
-	var b strings.Builder
-	c := res.config
-	fmt.Fprintf(&b, "Measured %s on %s, %s cores, %s, %s/%s", or(c["date"], "(date not recorded)"),
-		or(c["cpu"], "an unknown CPU"), or(c["cores"], "?"), or(c["go"], "an unknown Go version"),
-		or(c["goos"], "?"), or(c["goarch"], "?"))
-	if c["commit"] != "" {
-		fmt.Fprintf(&b, ", rpcgen at %s", c["commit"])
+	var body strings.Builder
+	var ts targets
+	if rows := res.rows(); len(rows) > 0 {
+		renderRPC(&body, rows, &ts)
 	}
-	fmt.Fprintf(&b, ". Medians of %s runs each.\n\n", runs(res))
-	rows := res.rows()
-	if len(rows) > 0 {
-		renderRPC(&b, rows)
+	if mcp := res.mcpOpRows(); len(mcp) > 0 {
+		renderMCPOps(&body, mcp, &ts)
 	}
 	if mcp := res.mcpRows(); len(mcp) > 0 {
-		renderMCP(&b, mcp)
+		renderMCP(&body, mcp)
 	}
 	if lsp := res.lspRows(); len(lsp) > 0 {
-		renderLSP(&b, lsp)
+		renderLSP(&body, lsp)
 	}
-	renderGenerator(&b, res)
+	renderGenerator(&body, res, &ts)
+	renderLoad(&body, res.load, &ts)
+
+	var b strings.Builder
+	renderHeader(&b, res)
+	met := 0
+	var notMet []target
+	for _, t := range ts {
+		if t.met {
+			met++
+		} else {
+			notMet = append(notMet, t)
+		}
+	}
+	fmt.Fprintf(&b, "**Targets met: %d of %d.**", met, len(ts))
+	if len(notMet) > 0 {
+		b.WriteString(" Not met:\n\n")
+		for _, t := range notMet {
+			fmt.Fprintf(&b, "- %s: %s\n", t.name, t.detail)
+		}
+	} else {
+		b.WriteString("\n")
+	}
+	b.WriteString(body.String())
 	return b.String()
 }
 
-// renderRPC writes the side-by-side table and its summary.
-func renderRPC(b *strings.Builder, rows []*row) {
+// renderHeader writes when (the first to the last date of the inputs), on
+// what and at which commit the results were measured; inputs measured at
+// another commit than the first are named.
+func renderHeader(b *strings.Builder, res *results) {
+	c := res.config
+	type stamp struct{ what, date, commit string }
+	var stamps []stamp
+	for _, p := range res.parts {
+		stamps = append(stamps, stamp{"`" + p.file + "`", p.date, p.commit})
+	}
+	if len(res.load) > 0 {
+		r := res.load[0].Run
+		stamps = append(stamps, stamp{"the load tool", r.Date, r.Commit})
+	}
+	var first, last, commit string
+	for _, s := range stamps {
+		if s.date != "" && (first == "" || s.date < first) {
+			first = s.date
+		}
+		last = max(last, s.date)
+		if commit == "" {
+			commit = s.commit
+		}
+	}
+	cpu, cores, goVersion, osArch := c["cpu"], c["cores"], c["go"], ""
+	if c["goos"] != "" {
+		osArch = c["goos"] + "/" + c["goarch"]
+	}
+	if len(res.load) > 0 {
+		r := res.load[0].Run
+		cpu, goVersion, osArch = or(cpu, r.CPU), or(goVersion, r.Go), or(osArch, r.OSArch)
+		if cores == "" && r.Cores > 0 {
+			cores = fmt.Sprint(r.Cores)
+		}
+	}
+	when := or(first, "(date not recorded)")
+	if last != first {
+		when += " to " + last
+	}
+	fmt.Fprintf(b, "Measured %s on %s, %s cores, %s, %s", when,
+		or(cpu, "an unknown CPU"), or(cores, "?"), or(goVersion, "an unknown Go version"), or(osArch, "?/?"))
+	if commit != "" {
+		fmt.Fprintf(b, ", rpcgen at %s", commit)
+	}
+	var others []string
+	for _, s := range stamps {
+		if s.commit != commit {
+			others = append(others, fmt.Sprintf("%s at %s", s.what, or(s.commit, "an unrecorded commit")))
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(b, " (%s)", strings.Join(others, ", "))
+	}
+	if len(res.names) > 0 {
+		fmt.Fprintf(b, ". Benchmarks: medians of %s runs each", runs(res))
+		if fewestRuns(res) < fullRuns {
+			fmt.Fprintf(b, " (a short run: a full one has %d)", fullRuns)
+		}
+	}
+	b.WriteString(".\n\n")
+}
+
+// renderRPC writes the side-by-side table and its summary, and adds its
+// targets to ts: per op, time ÷ the ceiling in every row; time ÷ the fastest
+// peer and ÷ stdjson in every row.
+func renderRPC(b *strings.Builder, rows []*row, ts *targets) {
+	b.WriteString("\n### Close to the ceiling\n\n")
 	b.WriteString("Each cell is median time per op / allocations per op. ")
 	b.WriteString("Time is compared with the preencoded ceiling, the fastest peer and stdjson, allocations with the peer that allocates least; ")
 	fmt.Fprintf(b, "targets: time ≤ %.1f× the ceiling for add and notify, ≤ %.0f× for the rows with a payload, ", ceilingSmall, ceilingPayload)
@@ -50,6 +154,8 @@ func renderRPC(b *strings.Builder, rows []*row) {
 	}
 	b.WriteString("\n")
 	var met, total [5]int
+	var ops []string
+	opMet, opTotal := map[string]int{}, map[string]int{}
 	for _, r := range rows {
 		b.WriteString("|")
 		for _, part := range strings.Split(r.key, "/") {
@@ -92,6 +198,15 @@ func renderRPC(b *strings.Builder, rows []*row) {
 				if ch.ratio <= ch.target {
 					met[i]++
 				}
+				if i == 0 {
+					if opTotal[r.op] == 0 {
+						ops = append(ops, r.op)
+					}
+					opTotal[r.op]++
+					if ch.ratio <= ch.target {
+						opMet[r.op]++
+					}
+				}
 				if i == 4 {
 					mark := "✗"
 					if ch.ratio <= 1 {
@@ -108,16 +223,28 @@ func renderRPC(b *strings.Builder, rows []*row) {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(b, "\nTargets met: time ÷ ceiling in %d of %d rows, time ÷ fastest peer in %d of %d, allocs ÷ leanest peer in %d of %d, "+
+	fmt.Fprintf(b, "\nRows meeting each ratio: time ÷ ceiling in %d of %d rows, time ÷ fastest peer in %d of %d, allocs ÷ leanest peer in %d of %d, "+
 		"time ÷ stdjson in %d of %d, allocs per add in %d of %d.\n",
 		met[0], total[0], met[1], total[1], met[2], total[2], met[3], total[3], met[4], total[4])
+	for _, op := range ops {
+		ts.add(target{name: fmt.Sprintf("%s: time ≤ %.1f× the preencoded ceiling in every row", op, ceilingTarget(op)),
+			met: opMet[op] == opTotal[op], detail: fmt.Sprintf("%d of %d rows", opMet[op], opTotal[op])})
+	}
+	for _, t := range []struct {
+		i    int
+		name string
+	}{{1, fmt.Sprintf("time ≤ %.1f× the fastest peer library in every row", timeTarget)}, {3, "no slower than stdjson in every row"}} {
+		if total[t.i] > 0 {
+			ts.add(target{name: t.name, met: met[t.i] == total[t.i], detail: fmt.Sprintf("%d of %d rows", met[t.i], total[t.i])})
+		}
+	}
 }
 
 // renderMCP writes the MCP rows: rpcgen's generated mcp package on
 // runtime/streamhttp against the official MCP Go SDK, each as server and
 // client of a tools/call over HTTP.
 func renderMCP(b *strings.Builder, rows []*row) {
-	b.WriteString("\nMCP `tools/call` over Streamable HTTP (loopback server, server and client of the same implementation; ")
+	b.WriteString("\n### MCP tools/call over HTTP against the official SDK\n\nMCP `tools/call` over Streamable HTTP (loopback server, server and client of the same implementation; ")
 	b.WriteString("see `mcphttp.go`). Each cell is median time per call / allocations per call.\n\n")
 	b.WriteString("| op | transport | callers | rpcgen | gosdk | time ÷ gosdk | allocs ÷ gosdk |\n|---|---|---|---|---|---|---|\n")
 	renderPairRows(b, rows, "gosdk")
@@ -147,6 +274,20 @@ func renderPairRows(b *strings.Builder, rows []*row, peer string) {
 			b.WriteString(" — | — |\n")
 		}
 	}
+}
+
+// fullRuns is the runs of each benchmark in a full `make bench`.
+const fullRuns = 6
+
+// fewestRuns returns the fewest runs any benchmark has.
+func fewestRuns(res *results) int {
+	lo := -1
+	for _, s := range res.byName {
+		if lo < 0 || len(s.ns) < lo {
+			lo = len(s.ns)
+		}
+	}
+	return lo
 }
 
 // runs describes how many runs each benchmark has.

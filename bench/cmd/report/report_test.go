@@ -69,7 +69,7 @@ func TestRender(t *testing.T) {
 	}
 	got := render(res)
 	for _, want := range []string{
-		"Measured 2026-11-22 on Test CPU, 2 cores, go1.26.0, linux/amd64, rpcgen at abc1234. Medians of 1 to 3 runs each.",
+		"Measured 2026-11-22 on Test CPU, 2 cores, go1.26.0, linux/amd64, rpcgen at abc1234. Benchmarks: medians of 1 to 3 runs each (a short run: a full one has 6).",
 		// median 4000 ns and 8 allocs; ceiling 2000 ns: 2.00 > 1.5 ✗;
 		// fastest peer xexp (8000 ns): 0.50 ✓; leanest peer jrpc2 (16
 		// allocs): 0.50 ✓; stdjson 5000 ns: 0.80 ✓.
@@ -83,7 +83,7 @@ func TestRender(t *testing.T) {
 		"| echo1m | cl | tcp | 1 | 3.10ms / 40 | 9.00ms / 90 | — | — | 3.00ms / 30 | 1.00ms / 4 | xexp | 3.10 ✗ | 0.34 ✓ | 0.44 ✓ | 1.03 ✗ | — |",
 		// didopen is held to the payload target: 2.50 ✓.
 		"| didopen | ndjson | pipe | 64 | 250.0µs / 8 | — | — | — | — | 100.0µs / 3 | — | 2.50 ✓ | — | — | — | — |",
-		"Targets met: time ÷ ceiling in 3 of 5 rows, time ÷ fastest peer in 2 of 3, allocs ÷ leanest peer in 2 of 3, time ÷ stdjson in 1 of 2, allocs per add in 1 of 1.",
+		"Rows meeting each ratio: time ÷ ceiling in 3 of 5 rows, time ÷ fastest peer in 2 of 3, allocs ÷ leanest peer in 2 of 3, time ÷ stdjson in 1 of 2, allocs per add in 1 of 1.",
 		// 200 µs ÷ 800 µs = 0.25; 270 ÷ 250 = 1.08.
 		"| tools-call | http | 1 | 200.0µs / 270 | 800.0µs / 250 | 0.25 | 1.08 |",
 		// 300 µs ÷ 400 µs = 0.75; 900 ÷ 1800 = 0.50.
@@ -109,7 +109,7 @@ func TestRunSplicesBetweenMarkers(t *testing.T) {
 	if err := os.WriteFile(readme, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(in, readme, io.Discard); err != nil {
+	if err := run([]string{in}, "", readme, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	out, err := os.ReadFile(readme)
@@ -122,13 +122,13 @@ func TestRunSplicesBetweenMarkers(t *testing.T) {
 		t.Errorf("README after the report:\n%s", s)
 	}
 	var stdout bytes.Buffer
-	if err := run(in, "-", &stdout); err != nil || !strings.Contains(stdout.String(), "| add | cl | pipe | 1 |") {
+	if err := run([]string{in}, "", "-", &stdout); err != nil || !strings.Contains(stdout.String(), "| add | cl | pipe | 1 |") {
 		t.Errorf("report -readme - = %v, printed:\n%s", err, stdout.String())
 	}
 	if err := os.WriteFile(readme, []byte("no markers\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(in, readme, io.Discard); err == nil {
+	if err := run([]string{in}, "", readme, io.Discard); err == nil {
 		t.Error("a README without markers was accepted")
 	}
 }

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// loadRecord is one line of the load tool's -json output (bench/cmd/load):
+// one server's result in one mode.
+type loadRecord struct {
+	Mode   string `json:"mode"` // throughput, idle or scale
+	Server string `json:"server"`
+	Run    struct {
+		Date, CPU, Go, OSArch, Commit string
+		Cores                         int
+	} `json:"run"`
+	Conns     int          `json:"conns"`
+	Calls     uint64       `json:"calls"`
+	Errors    uint64       `json:"errors"`
+	Seconds   float64      `json:"seconds"`
+	Rate      float64      `json:"calls_per_s"`
+	Latency   latency      `json:"latency"`
+	LateBy    latency      `json:"latency_from_due"`
+	IntervalS float64      `json:"interval_s"`
+	DurationS float64      `json:"duration_s"`
+	Offered   float64      `json:"offered_per_s"`
+	Samples   []memSample  `json:"samples"`
+	Levels    []idleLevel  `json:"levels"`
+	BaseRSS   uint64       `json:"base_rss"`
+	BaseHeap  uint64       `json:"base_heap"`
+	HeapSites []heapSite   `json:"heap_sites"`
+	Waiting   []waitingSum `json:"goroutines_waiting"`
+}
+
+type latency struct {
+	P50  float64 `json:"p50_ms"`
+	P99  float64 `json:"p99_ms"`
+	P999 float64 `json:"p999_ms"`
+	Max  float64 `json:"max_ms"`
+}
+
+type memSample struct {
+	AtS        float64 `json:"at_s"`
+	RSS        uint64  `json:"rss"`
+	HeapInuse  uint64  `json:"heap_inuse"`
+	HeapLive   uint64  `json:"heap_live"`
+	GCs        uint64  `json:"gcs"`
+	Goroutines int     `json:"goroutines"`
+}
+
+type idleLevel struct {
+	Conns             int     `json:"conns"`
+	RSS               uint64  `json:"rss"`
+	RSSPerConn        float64 `json:"rss_per_conn"`
+	HeapPerConn       float64 `json:"heap_per_conn"`
+	StackPerConn      float64 `json:"stack_per_conn"`
+	GoroutinesPerConn float64 `json:"goroutines_per_conn"`
+}
+
+type heapSite struct {
+	Leaf    string  `json:"leaf"`
+	Owner   string  `json:"owner"`
+	Bytes   float64 `json:"bytes_per_conn"`
+	Objects float64 `json:"objects_per_conn"`
+}
+
+type waitingSum struct {
+	Where   string  `json:"where"`
+	PerConn float64 `json:"per_conn"`
+}
+
+// parseLoad reads the load tool's JSON lines.
+func parseLoad(r io.Reader) ([]loadRecord, error) {
+	var out []loadRecord
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var rec loadRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		switch rec.Mode {
+		case "throughput", "idle", "scale":
+		default:
+			return nil, fmt.Errorf("line %d: unknown mode %q", n, rec.Mode)
+		}
+		if rec.Mode == "idle" && len(rec.Levels) == 0 {
+			return nil, fmt.Errorf("line %d: an idle record with no levels", n)
+		}
+		out = append(out, rec)
+	}
+	return out, sc.Err()
+}
+
+// of returns the records of mode, in order.
+func recordsOf(recs []loadRecord, mode string) []loadRecord {
+	var out []loadRecord
+	for _, r := range recs {
+		if r.Mode == mode {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mb formats bytes in MiB; kb in KB (1,000 bytes, as the issue counts).
+func mb(b uint64) string   { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+func kb(b float64) string  { return fmt.Sprintf("%.1f KB", b/1000) }
+func msf(v float64) string { return fmt.Sprintf("%.2f ms", v) }
+
+// growth is the change from a to b in percent.
+func growth(a, b uint64) float64 {
+	if a == 0 {
+		return 0
+	}
+	return (float64(b) - float64(a)) / float64(a) * 100
+}
+
+// renderLoad writes the load tool's tables and adds their targets to ts.
+func renderLoad(b *strings.Builder, recs []loadRecord, ts *targets) {
+	if len(recs) == 0 {
+		return
+	}
+	r0 := recs[0].Run
+	fmt.Fprintf(b, "\n### At scale: the load tool\n\n`bench/cmd/load`, run %s at %s; the server is a child process playing the Supex runtime role "+
+		"(`rpcgen`: generated/supex on `transport.Server`; `minimal`: a hand-written encoding/json server, one goroutine per connection), "+
+		"over TCP on 127.0.0.1. The tool and the server share the machine.\n", r0.Date, r0.Commit)
+	if th := recordsOf(recs, "throughput"); len(th) > 0 {
+		var minimal float64
+		for _, r := range th {
+			if r.Server == "minimal" {
+				minimal = r.Rate
+			}
+		}
+		fmt.Fprintf(b, "\nThroughput: %d ping calls over %d connections, one in flight on each; latency percentiles from a histogram.\n\n", th[0].Calls, th[0].Conns)
+		b.WriteString("| server | calls/s | p50 | p99 | p999 | max | errors | calls/s ÷ minimal's |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, r := range th {
+			ratio := "—"
+			if minimal > 0 {
+				ratio = fmt.Sprintf("%.2f", r.Rate/minimal)
+			}
+			fmt.Fprintf(b, "| %s | %.0f | %s | %s | %s | %s | %d | %s |\n", r.Server, r.Rate,
+				msf(r.Latency.P50), msf(r.Latency.P99), msf(r.Latency.P999), msf(r.Latency.Max), r.Errors, ratio)
+		}
+	}
+	if idle := recordsOf(recs, "idle"); len(idle) > 0 {
+		renderIdle(b, idle, ts)
+	}
+	if sc := recordsOf(recs, "scale"); len(sc) > 0 {
+		renderScale(b, sc, ts)
+	}
+}
+
+// renderIdle writes the memory per idle connection; rpcgen's server is
+// held to the targets.
+func renderIdle(b *strings.Builder, recs []loadRecord, ts *targets) {
+	fmt.Fprintf(b, "\nIdle connections after hello: the server's memory after a GC, minus the same with no connection, per connection. "+
+		"Targets (rpcgen): RSS and Go heap ≤ %s each, ≤ %.0f goroutine (the reader).\n\n", kb(idleTargetBytes), idleGoroutines)
+	b.WriteString("| server | connections | server RSS | RSS / conn | heap / conn | stacks / conn | goroutines / conn |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range recs {
+		rss, heap, gor := target{name: "idle RSS per connection ≤ 10 KB (rpcgen)", met: true},
+			target{name: "idle Go heap per connection ≤ 10 KB (rpcgen)", met: true},
+			target{name: "no goroutine per idle connection beyond the reader (rpcgen)", met: true}
+		for _, lv := range r.Levels {
+			cells := []string{kb(lv.RSSPerConn), kb(lv.HeapPerConn), fmt.Sprintf("%.2f", lv.GoroutinesPerConn)}
+			if r.Server == "rpcgen" {
+				for i, ch := range []struct {
+					t     *target
+					v, tg float64
+				}{{&rss, lv.RSSPerConn, idleTargetBytes}, {&heap, lv.HeapPerConn, idleTargetBytes}, {&gor, lv.GoroutinesPerConn, idleGoroutines}} {
+					ok := ch.v <= ch.tg
+					ch.t.met = ch.t.met && ok
+					cells[i] += " " + mark(ok)
+				}
+			}
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s |\n", r.Server, lv.Conns, mb(lv.RSS), cells[0], cells[1], kb(lv.StackPerConn), cells[2])
+		}
+		if r.Server == "rpcgen" {
+			last := r.Levels[len(r.Levels)-1]
+			rss.detail = fmt.Sprintf("%s at %d connections", kb(last.RSSPerConn), last.Conns)
+			heap.detail = fmt.Sprintf("%s at %d connections", kb(last.HeapPerConn), last.Conns)
+			gor.detail = fmt.Sprintf("%.2f per connection", last.GoroutinesPerConn)
+			ts.add(rss, heap, gor)
+		}
+	}
+	for _, r := range recs {
+		if r.Server != "rpcgen" || len(r.HeapSites) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\nWhere rpcgen's idle heap goes at %d connections (heap profile; sites of 16 bytes per connection or more):\n\n", r.Conns)
+		b.WriteString("| allocated by | from | bytes / conn |\n|---|---|---:|\n")
+		for i, s := range r.HeapSites {
+			if i == 8 {
+				break
+			}
+			owner := "—"
+			if s.Owner != "" {
+				owner = "`" + s.Owner + "`"
+			}
+			fmt.Fprintf(b, "| `%s` | %s | %.0f |\n", s.Leaf, owner, s.Bytes)
+		}
+	}
+}
+
+// renderScale writes the scale runs: many connections each calling once per
+// interval, their latency, errors and the server's memory.
+func renderScale(b *strings.Builder, recs []loadRecord, ts *targets) {
+	fmt.Fprintf(b, "\nScale: connections each doing hello, then one ping per interval. Memory is flat when RSS and Go heap in use "+
+		"grow by at most %.0f %% from the first sample to the last. Targets (rpcgen): no error, flat memory, "+
+		"over %d connections for %d s or more.\n\n", flatTarget, scaleConns, scaleSeconds)
+	b.WriteString("| server | connections | calls (s) | calls/s of offered | errors | p50 | p99 | p99 from due | RSS start → end | heap in use start → end | live heap start → end | GCs | flat |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	for _, r := range recs {
+		n := len(r.Samples)
+		if n == 0 {
+			continue
+		}
+		first, last := r.Samples[0], r.Samples[n-1]
+		gRSS, gHeap := growth(first.RSS, last.RSS), growth(first.HeapInuse, last.HeapInuse)
+		flat := n >= 2 && gRSS <= flatTarget && gHeap <= flatTarget
+		fmt.Fprintf(b, "| %s | %d | %d (%.0f s) | %.0f of %.0f | %d | %s | %s | %s | %s → %s (%+.1f %%) | %s → %s (%+.1f %%) | %s → %s | %d | %s |\n",
+			r.Server, r.Conns, r.Calls, r.Seconds, r.Rate, r.Offered, r.Errors, msf(r.Latency.P50), msf(r.Latency.P99), msf(r.LateBy.P99),
+			mb(first.RSS), mb(last.RSS), gRSS, mb(first.HeapInuse), mb(last.HeapInuse), gHeap, mb(first.HeapLive), mb(last.HeapLive),
+			last.GCs-first.GCs, mark(flat))
+		if r.Server != "rpcgen" {
+			continue
+		}
+		full := r.Conns >= scaleConns && r.DurationS >= scaleSeconds
+		size := fmt.Sprintf("%d connections × %.0f s", r.Conns, r.DurationS)
+		if !full {
+			size += fmt.Sprintf(", shorter than the target's %d × %d s", scaleConns, scaleSeconds)
+		}
+		ts.add(target{name: "scale: no error (rpcgen)", met: full && r.Errors == 0, detail: fmt.Sprintf("%d errors, %s", r.Errors, size)},
+			target{name: "scale: server memory flat (rpcgen)", met: full && flat, detail: fmt.Sprintf("RSS %+.1f %%, heap in use %+.1f %%, %s", gRSS, gHeap, size)})
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// mcpSample has rows at the edges of the MCP targets. Times and
+// allocations are chosen so the ratios are exact.
+const mcpSample = `BenchmarkMCP/op=tools-list/transport=stdio/impl=rpcgen-2  100  100000 ns/op  10 B/op  20 allocs/op
+BenchmarkMCP/op=tools-list/transport=stdio/impl=gosdk-2   100  300000 ns/op  10 B/op  100 allocs/op
+BenchmarkMCP/op=tools-list/transport=stdio/impl=mcpgo-2   100  400000 ns/op  10 B/op  50 allocs/op
+BenchmarkMCP/op=progress/transport=http/impl=rpcgen-2     100  100000 ns/op  10 B/op  21 allocs/op
+BenchmarkMCP/op=progress/transport=http/impl=gosdk-2      100  290000 ns/op  10 B/op  100 allocs/op
+BenchmarkMCP/op=progress/transport=http/impl=mcpgo-2      100  200000 ns/op  10 B/op  500 allocs/op
+BenchmarkMCP/op=initialize/transport=stdio/impl=rpcgen-2  100  100000 ns/op  10 B/op  20 allocs/op
+`
+
+func TestMCPTargets(t *testing.T) {
+	res, err := parse(strings.NewReader(mcpSample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := render(res)
+	for _, want := range []string{
+		// gosdk is faster than mcpgo: 100 ÷ 300 = 0.33 ✓ (1/3 exactly),
+		// 20 ÷ 100 = 0.20 ✓ (1/5 exactly), though mcpgo allocates less.
+		"| tools-list | stdio | 100.0µs / 20 | 300.0µs / 100 | 400.0µs / 50 | gosdk | 0.33 ✓ | 0.20 ✓ |",
+		// mcpgo is faster: 100 ÷ 200 = 0.50 ✗, 21 ÷ 500 = 0.04 ✓.
+		"| progress | http | 100.0µs / 21 | 290.0µs / 100 | 200.0µs / 500 | mcpgo | 0.50 ✗ | 0.04 ✓ |",
+		// no SDK ran: no ratio, not counted.
+		"| initialize | stdio | 100.0µs / 20 | — | — | — | — | — |",
+		"**Targets met: 1 of 2.** Not met:\n\n- MCP: time ≤ 1/3 of the faster SDK's in every row: 1 of 2 rows\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
+		}
+	}
+}
+
+// loadSample has the load tool's records at the edges of the targets.
+const loadSample = `{"mode":"throughput","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":64,"calls":100000,"errors":0,"seconds":2,"calls_per_s":50000,"latency":{"p50_ms":1.25,"p99_ms":4,"p999_ms":9.5,"max_ms":12}}
+{"mode":"throughput","server":"minimal","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":64,"calls":100000,"errors":0,"seconds":2.5,"calls_per_s":40000,"latency":{"p50_ms":1.5,"p99_ms":5,"p999_ms":10,"max_ms":20}}
+{"mode":"idle","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":2000,"errors":0,"levels":[{"conns":1000,"rss":20971520,"heap":1,"rss_per_conn":10000,"heap_per_conn":9000,"stack_per_conn":2000,"goroutines_per_conn":1},{"conns":2000,"rss":41943040,"heap":1,"rss_per_conn":10001,"heap_per_conn":8000,"stack_per_conn":2000,"goroutines_per_conn":1}],"base_rss":1,"base_heap":1,"heap_sites":[{"leaf":"bufio.NewReaderSize","owner":"main.serve","bytes_per_conn":4096,"objects_per_conn":1}]}
+{"mode":"idle","server":"minimal","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":2000,"errors":0,"levels":[{"conns":2000,"rss":41943040,"heap":1,"rss_per_conn":50000,"heap_per_conn":50000,"stack_per_conn":8000,"goroutines_per_conn":3}]}
+{"mode":"scale","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":10000,"calls":600000,"errors":0,"seconds":60.5,"calls_per_s":9917,"latency":{"p50_ms":0.5,"p99_ms":150,"p999_ms":400,"max_ms":500},"interval_s":1,"duration_s":60,"offered_per_s":10000,"latency_from_due":{"p50_ms":0.75,"p99_ms":160,"p999_ms":410,"max_ms":510},"samples":[{"at_s":0,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":3,"stack":1,"goroutines":10005},{"at_s":55,"rss":115343360,"heap_inuse":104857600,"heap_live":52428800,"gcs":7,"stack":1,"goroutines":10005}]}
+{"mode":"scale","server":"minimal","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":1000,"calls":10000,"errors":2,"seconds":10,"calls_per_s":1000,"latency":{"p50_ms":0.25,"p99_ms":2,"p999_ms":3,"max_ms":4},"interval_s":1,"duration_s":10,"offered_per_s":1000,"latency_from_due":{"p50_ms":0.3,"p99_ms":2.5,"p999_ms":3,"max_ms":4},"samples":[{"at_s":0,"rss":104857600,"heap_inuse":104857600,"heap_live":1,"gcs":3,"stack":1,"goroutines":1},{"at_s":8,"rss":209715200,"heap_inuse":104857600,"heap_live":1,"gcs":3,"stack":1,"goroutines":1}]}
+`
+
+func renderLoadSample(t *testing.T, sample string) string {
+	t.Helper()
+	recs, err := parseLoad(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := newResults()
+	res.load = recs
+	return render(res)
+}
+
+func TestLoadTargets(t *testing.T) {
+	got := renderLoadSample(t, loadSample)
+	for _, want := range []string{
+		"Measured 2026-11-25 07:00 UTC on Test CPU, 2 cores, go1.26.0, linux/amd64, rpcgen at abc1234.",
+		// 50,000 ÷ 40,000 calls/s.
+		"| rpcgen | 50000 | 1.25 ms | 4.00 ms | 9.50 ms | 12.00 ms | 0 | 1.25 |",
+		"| minimal | 40000 | 1.50 ms | 5.00 ms | 10.00 ms | 20.00 ms | 0 | 1.00 |",
+		// 10,000 bytes is the limit, met; 10,001 is not.
+		"| rpcgen | 1000 | 20.0 MiB | 10.0 KB ✓ | 9.0 KB ✓ | 2.0 KB | 1.00 ✓ |",
+		"| rpcgen | 2000 | 40.0 MiB | 10.0 KB ✗ | 8.0 KB ✓ | 2.0 KB | 1.00 ✓ |",
+		// the minimal server is shown, not held to the targets.
+		"| minimal | 2000 | 40.0 MiB | 50.0 KB | 50.0 KB | 8.0 KB | 3.00 |",
+		"| `bufio.NewReaderSize` | `main.serve` | 4096 |",
+		// RSS 100 → 110 MiB is +10.0 %, at the limit: flat.
+		"| rpcgen | 10000 | 600000 (60 s) | 9917 of 10000 | 0 | 0.50 ms | 150.00 ms | 160.00 ms | 100.0 MiB → 110.0 MiB (+10.0 %) | 100.0 MiB → 100.0 MiB (+0.0 %) | 50.0 MiB → 50.0 MiB | 4 | ✓ |",
+		// +100 % RSS: not flat; the minimal server's targets are not counted.
+		"| minimal | 1000 | 10000 (10 s) | 1000 of 1000 | 2 | 0.25 ms | 2.00 ms | 2.50 ms | 100.0 MiB → 200.0 MiB (+100.0 %) |",
+		"**Targets met: 4 of 5.** Not met:\n\n- idle RSS per connection ≤ 10 KB (rpcgen): 10.0 KB at 2000 connections\n\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
+		}
+	}
+}
+
+// TestScaleShortRun checks that a scale run shorter or smaller than the
+// issue's meets neither scale target, however good it is.
+func TestScaleShortRun(t *testing.T) {
+	var short []string
+	for _, line := range strings.Split(strings.TrimSpace(loadSample), "\n") {
+		if strings.Contains(line, `"mode":"scale","server":"rpcgen"`) {
+			short = append(short, strings.Replace(line, `"duration_s":60`, `"duration_s":10`, 1))
+		}
+	}
+	got := renderLoadSample(t, strings.Join(short, "\n"))
+	for _, want := range []string{
+		"**Targets met: 0 of 2.** Not met:\n\n",
+		"- scale: no error (rpcgen): 0 errors, 10000 connections × 10 s, shorter than the target's 10000 × 60 s\n",
+		"- scale: server memory flat (rpcgen): RSS +10.0 %, heap in use +0.0 %, 10000 connections × 10 s, shorter than the target's 10000 × 60 s\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
+		}
+	}
+}
+
+func TestParseLoadRejects(t *testing.T) {
+	for _, bad := range []string{
+		`{"mode":"burst","server":"rpcgen"}`,
+		`{"mode":"idle","server":"rpcgen","levels":[]}`,
+		`{"mode":"throughput",`,
+	} {
+		if _, err := parseLoad(strings.NewReader(bad + "\n")); err == nil {
+			t.Errorf("parseLoad(%s) accepted it", bad)
+		}
+	}
+}
+
+// TestFullRunHeader checks that a run with the full count is not called
+// short.
+func TestFullRunHeader(t *testing.T) {
+	in := "date: 2026-11-25 07:00 UTC\ncommit: abc1234\n" +
+		strings.Repeat("BenchmarkLSP/op=change-complete/framing=cl/transport=ospipe/callers=1/impl=rpcgen-2  10  100 ns/op  1 allocs/op\n", 6)
+	res, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(res); !strings.Contains(got, "rpcgen at abc1234. Benchmarks: medians of 6 runs each.\n") {
+		t.Errorf("header of a full run:\n%s", got)
+	}
+}
