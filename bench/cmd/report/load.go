@@ -237,7 +237,8 @@ func renderScale(b *strings.Builder, recs []loadRecord, ts *targets) {
 		if !full {
 			size += fmt.Sprintf(", shorter than the target's %d × %d s", scaleConns, scaleSeconds)
 		}
-		ts.add(target{name: "scale: no error (rpcgen)", met: full && r.Errors == 0, detail: fmt.Sprintf("%d errors, %s", r.Errors, size)},
+		ts.add(target{name: "scale: no error (rpcgen)", met: full && r.Errors == 0,
+			detail: fmt.Sprintf("%d errors, %.0f of %.0f calls/s offered, %s", r.Errors, r.Rate, r.Offered, size)},
 			target{name: "scale: server memory flat (rpcgen)", met: full && flat, detail: fmt.Sprintf("RSS %+.1f %%, heap in use %+.1f %%, %s", gRSS, gHeap, size)})
 	}
 }
