@@ -20,7 +20,7 @@ GOPLS         := bin/gopls-$(GOPLS_VERSION)/gopls
 # echo1m; GENBENCHTIME of the generator's.
 BENCHCOUNT    ?= 6
 BENCHTIME     ?= 0.2s
-BENCHTIME_BIG ?= 0.2s
+BENCHTIME_BIG ?= 0.1s
 BENCHTIME_1M  ?= 0.1s
 GENBENCHTIME  ?= 1s
 BENCH         ?=
@@ -107,7 +107,8 @@ fuzz:
 ## LSP and MCP rows, and the load tool's throughput, idle and scale modes.
 ## Raw output goes to bench/results/ (one file per part), then benchstat.txt
 ## and the tables in bench/README.md. A full run takes about 30 minutes on
-## 2 cores. BENCHPARTS='lsp mcp' reruns some parts only (the report then
+## 2 cores (about 36 on a loaded machine; bench/README.md says how that was
+## estimated). BENCHPARTS='lsp mcp' reruns some parts only (the report then
 ## reads the other parts' files as they are); BENCH=regexp (e.g.
 ## BENCH='op=add/framing=cl/transport=pipe') runs those rows only, saves
 ## bench/results/partial.txt and prints their table.
