@@ -161,6 +161,6 @@ bench:
 		echo "part $$part took $$(( $$(date +%s) - start )) s, wrote $$out"; \
 	done; \
 	cd bench; ins=$$(ls results/generate.txt results/rpc.txt results/lsp.txt results/mcp.txt 2>/dev/null | paste -sd, -); \
-	$(GO) run $(BENCHSTAT) -col '$(BENCHCOLS)' $$(echo $$ins | tr , ' ') > results/benchstat.txt; \
+	if [ -n "$$ins" ]; then $(GO) run $(BENCHSTAT) -col '$(BENCHCOLS)' $$(echo $$ins | tr , ' ') > results/benchstat.txt; fi; \
 	$(GO) run ./cmd/report -in "$$ins" $$([ -f results/load.jsonl ] && echo -load results/load.jsonl) -readme README.md; \
 	echo "wrote bench/results/benchstat.txt and the tables in bench/README.md"
