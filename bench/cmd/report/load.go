@@ -35,6 +35,7 @@ type loadRecord struct {
 	Waiting   []waitingSum `json:"goroutines_waiting"`
 }
 
+// latency is a histogram's percentiles, in milliseconds.
 type latency struct {
 	P50  float64 `json:"p50_ms"`
 	P99  float64 `json:"p99_ms"`
@@ -42,6 +43,7 @@ type latency struct {
 	Max  float64 `json:"max_ms"`
 }
 
+// memSample is the server's memory at one moment of a scale run.
 type memSample struct {
 	AtS        float64 `json:"at_s"`
 	RSS        uint64  `json:"rss"`
@@ -51,6 +53,7 @@ type memSample struct {
 	Goroutines int     `json:"goroutines"`
 }
 
+// idleLevel is the server's memory with some idle connections open.
 type idleLevel struct {
 	Conns             int     `json:"conns"`
 	RSS               uint64  `json:"rss"`
@@ -60,6 +63,7 @@ type idleLevel struct {
 	GoroutinesPerConn float64 `json:"goroutines_per_conn"`
 }
 
+// heapSite is an allocation site's share of the idle heap, per connection.
 type heapSite struct {
 	Leaf    string  `json:"leaf"`
 	Owner   string  `json:"owner"`
@@ -67,6 +71,7 @@ type heapSite struct {
 	Objects float64 `json:"objects_per_conn"`
 }
 
+// waitingSum is where idle goroutines wait, per connection.
 type waitingSum struct {
 	Where   string  `json:"where"`
 	PerConn float64 `json:"per_conn"`
@@ -99,7 +104,7 @@ func parseLoad(r io.Reader) ([]loadRecord, error) {
 	return out, sc.Err()
 }
 
-// of returns the records of mode, in order.
+// recordsOf returns the records of mode, in order.
 func recordsOf(recs []loadRecord, mode string) []loadRecord {
 	var out []loadRecord
 	for _, r := range recs {
