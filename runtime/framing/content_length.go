@@ -290,10 +290,25 @@ func equalFoldASCII(b []byte, lower string) bool {
 type clWriter struct {
 	w   io.Writer
 	buf []byte
+	hdr [48]byte // the header, when w is buffered
 }
 
 // Write implements [Writer].
 func (w *clWriter) Write(msg []byte) error {
+	if bw, ok := w.w.(buffered); ok {
+		// No copy: the header and the body go into bw's buffer (a body
+		// larger than it goes straight through).
+		h := append(w.hdr[:0], "Content-Length: "...)
+		h = strconv.AppendInt(h, int64(len(msg)), 10)
+		h = append(h, "\r\n\r\n"...)
+		if _, err := bw.Write(h); err != nil {
+			return fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
+		}
+		if _, err := bw.Write(msg); err != nil {
+			return fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
+		}
+		return nil
+	}
 	buf := append(w.buf[:0], "Content-Length: "...)
 	buf = strconv.AppendInt(buf, int64(len(msg)), 10)
 	buf = append(buf, "\r\n\r\n"...)
@@ -308,6 +323,14 @@ func (w *clWriter) Write(msg []byte) error {
 		return fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
 	}
 	return nil
+}
+
+// buffered is a writer that buffers, such as a *bufio.Writer: writing a
+// frame to it in pieces costs no more system calls than writing it
+// whole, so a Writer writes the pieces instead of copying the frame.
+type buffered interface {
+	io.Writer
+	Buffered() int
 }
 
 // writeAll writes buf with one Write call, reporting a short write.

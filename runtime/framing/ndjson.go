@@ -217,6 +217,12 @@ func (w *ndWriter) Write(msg []byte) error {
 	if isBlank(msg) {
 		return fmt.Errorf("%s framing: refusing to write a blank message", ndName)
 	}
+	if bw, ok := w.w.(buffered); ok {
+		if err := writeLine(bw, msg); err != nil {
+			return fmt.Errorf("%s framing: writing %d-byte message: %w", ndName, len(msg), err)
+		}
+		return nil
+	}
 	buf := append(w.buf[:0], msg...)
 	replaceByte(buf, '\n', ' ')
 	replaceByte(buf, '\r', ' ')
@@ -231,6 +237,32 @@ func (w *ndWriter) Write(msg []byte) error {
 		return fmt.Errorf("%s framing: writing %d-byte message: %w", ndName, len(msg), err)
 	}
 	return nil
+}
+
+// space and newline are written by writeLine.
+var space, newline = []byte{' '}, []byte{'\n'}
+
+// writeLine writes msg with every '\n' and '\r' replaced by a space, then
+// a newline, to a buffered writer, without copying msg.
+func writeLine(w io.Writer, msg []byte) error {
+	for {
+		i := bytes.IndexAny(msg, "\r\n")
+		if i < 0 {
+			break
+		}
+		if _, err := w.Write(msg[:i]); err != nil {
+			return err
+		}
+		if _, err := w.Write(space); err != nil {
+			return err
+		}
+		msg = msg[i+1:]
+	}
+	if _, err := w.Write(msg); err != nil {
+		return err
+	}
+	_, err := w.Write(newline)
+	return err
 }
 
 // replaceByte replaces every from byte in b with to, using the vectorized

@@ -1,7 +1,6 @@
 package jsonrpc
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,15 +33,14 @@ type Conn struct {
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
-	flusher  *bufio.Writer
+	flusher  sink          // the writer's destination while a writer runs
 	onFrame  func()        // the stream's MessageRead, or nil
 	names    nameCache     // method names read, for the read loop only
 	warnings warnLimiter   // the warnings a peer can trigger
 	queued   byteBudget    // bytes of incoming messages waiting for a handler
-	out      chan queued   // messages waiting for the write loop
+	out      outQueue      // messages waiting for the write loop
 	related  RelatedWriter // the stream, when it routes messages by request
 	spare    chan []byte   // buffers of written messages, for reuse
-	drained  chan struct{} // closed when the write loop has ended
 	// inputDone is closed when reading has ended (EOF or a read error).
 	inputDone chan struct{}
 
@@ -96,17 +94,13 @@ type connKey struct{}
 // the connection ends.
 func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
-	flusher := bufio.NewWriterSize(stream, writeBufferSize)
 	c := &Conn{
 		opts:      opts,
 		log:       opts.Logger,
 		stream:    stream,
 		reader:    opts.Framing.NewReader(stream, opts.Limits),
-		writer:    opts.Framing.NewWriter(flusher),
-		flusher:   flusher,
-		out:       make(chan queued, opts.MaxQueuedWrites),
+		out:       outQueue{max: opts.MaxQueuedWrites},
 		spare:     make(chan []byte, spareBuffers),
-		drained:   make(chan struct{}),
 		inputDone: make(chan struct{}),
 		pending:   make(map[int64]*pendingCall),
 		inflight:  make(map[string]*incoming),
@@ -114,6 +108,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		warnings:  warnLimiter{log: opts.Logger, now: opts.now},
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
+	c.writer = opts.Framing.NewWriter(&c.flusher)
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
 	}
@@ -148,9 +143,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
 	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
 	opts.Metrics.attach(c)
-	c.wg.Add(2)
+	c.wg.Add(1)
 	go c.readLoop()
-	go c.writeLoop()
 	return c
 }
 
@@ -180,8 +174,8 @@ func (c *Conn) markEstablished() {
 	}
 }
 
-// writeBufferSize is the size of the buffer that gathers the messages
-// queued at one time into one write.
+// writeBufferSize is the size of the buffers that gather the messages
+// queued at one time into one write (see writeBuffers).
 const writeBufferSize = 32 << 10
 
 // ConnFromContext returns the connection serving the request whose handler
@@ -266,18 +260,27 @@ func (c *Conn) shutdown(reason error) error {
 	pending := c.pending
 	c.pending = nil
 	c.wakeCallers()
+	// Sealed together with err: no writer starts once Wait may run.
+	drain := reason == errLocalClose || reason == ErrPeerClosed
+	drained, start := c.out.seal(drain)
+	if start {
+		c.wg.Add(1)
+	}
 	c.mu.Unlock()
+	if start {
+		go c.writeLoop()
+	}
 
 	close(c.done)
 	c.cancel()
 	c.opts.Metrics.detach(c)
-	if reason == errLocalClose || reason == ErrPeerClosed {
+	if drain {
 		// Let the write loop send what was queued (our answers to a peer
 		// that has finished sending), unless the peer does not read it in
 		// time.
 		t := time.NewTimer(c.opts.DrainTimeout)
 		select {
-		case <-c.drained:
+		case <-drained:
 		case <-t.C:
 			c.log.Warn("jsonrpc: peer did not read the last messages before close")
 		}

@@ -147,8 +147,8 @@ func (c *Conn) addGauges(s *Stats) {
 	if open {
 		s.Connections++
 	}
-	s.QueuedIncoming += int64(len(c.requests.tasks) + len(c.notifications.tasks))
-	s.QueuedOutgoing += int64(len(c.out))
+	s.QueuedIncoming += int64(c.requests.len() + c.notifications.len())
+	s.QueuedOutgoing += int64(c.out.len())
 }
 
 // frameIn counts and traces a frame read, before it is handled.
