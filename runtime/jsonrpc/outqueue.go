@@ -84,16 +84,17 @@ func (o *outQueue) takeLocked() (queued, bool) {
 	return q, true
 }
 
-// next returns the next queued message; when there is none the writer
-// must end, and next records that none runs.
-func (o *outQueue) next() (queued, bool) {
+// finish records that the writer has ended, unless a message was
+// queued since it found the queue empty: then it reports false and the
+// writer goes on.
+func (o *outQueue) finish() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	q, ok := o.takeLocked()
-	if !ok {
-		o.stopLocked()
+	if o.head < len(o.items) {
+		return false
 	}
-	return q, ok
+	o.stopLocked()
+	return true
 }
 
 // stop records that the writer has ended.

@@ -41,14 +41,29 @@ func (c *Conn) queue(q queued) bool {
 // when what is queued is still written.
 func (c *Conn) writeLoop() {
 	defer c.wg.Done()
-	bw := writeBuffers.Get().(*bufio.Writer)
-	bw.Reset(c.stream)
-	c.flusher.bw = bw
-	defer func() {
+	for {
+		bw := writeBuffers.Get().(*bufio.Writer)
+		bw.Reset(c.stream)
+		c.flusher.bw = bw
+		stop := c.writeAll()
 		bw.Reset(nil)
 		c.flusher.bw = nil
 		writeBuffers.Put(bw)
-	}()
+		// The buffer is given back before another writer may start.
+		if stop {
+			c.out.stop()
+			return
+		}
+		if c.out.finish() {
+			return
+		}
+	}
+}
+
+// writeAll writes what is queued until the queue is empty, and reports
+// whether the writer must stop even if more is queued: writing failed,
+// or the connection ended with nothing more to write.
+func (c *Conn) writeAll() (stop bool) {
 	for {
 		select {
 		case <-c.done:
@@ -56,18 +71,16 @@ func (c *Conn) writeLoop() {
 			drain := c.err == errLocalClose || c.err == ErrPeerClosed
 			c.mu.Unlock()
 			if !drain {
-				c.out.stop()
-				return
+				return true
 			}
 		default:
 		}
-		q, ok := c.out.next()
+		q, ok := c.out.take()
 		if !ok {
-			return
+			return false
 		}
 		if !c.writeQueued(q) {
-			c.out.stop()
-			return
+			return true
 		}
 	}
 }
