@@ -44,7 +44,7 @@ type contentLengthFraming struct{}
 func (contentLengthFraming) Name() string { return clName }
 
 func (contentLengthFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &clReader{br: bufio.NewReaderSize(r, readBufferSize), limits: limits.withDefaults(), free: newFreeList()}
+	return &clReader{src: newSource(r), limits: limits.withDefaults(), free: newFreeList()}
 }
 
 func (contentLengthFraming) NewWriter(w io.Writer) Writer {
@@ -53,6 +53,8 @@ func (contentLengthFraming) NewWriter(w io.Writer) Writer {
 
 // clReader reads Content-Length framed messages.
 type clReader struct {
+	src source
+	// br is src's buffered reader while Read runs.
 	br     *bufio.Reader
 	limits Limits
 	// line accumulates a header line longer than br's buffer.
@@ -77,6 +79,15 @@ func (r *clReader) Read() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	r.br = r.src.reader()
+	msg, err := r.read()
+	r.br = nil
+	r.src.release()
+	return msg, err
+}
+
+// read reads one message through r.br.
+func (r *clReader) read() ([]byte, error) {
 	length, err := r.readHeader()
 	if err != nil {
 		return nil, err

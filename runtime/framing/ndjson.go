@@ -32,7 +32,7 @@ type ndjsonFraming struct{}
 func (ndjsonFraming) Name() string { return ndName }
 
 func (ndjsonFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &ndReader{br: bufio.NewReaderSize(r, readBufferSize), max: limits.withDefaults().MaxMessageSize, free: newFreeList()}
+	return &ndReader{src: newSource(r), max: limits.withDefaults().MaxMessageSize, free: newFreeList()}
 }
 
 func (ndjsonFraming) NewWriter(w io.Writer) Writer {
@@ -41,6 +41,8 @@ func (ndjsonFraming) NewWriter(w io.Writer) Writer {
 
 // ndReader reads newline-delimited messages.
 type ndReader struct {
+	src source
+	// br is src's buffered reader while readLine runs.
 	br  *bufio.Reader
 	max int
 	// err is returned by every Read once set: io.EOF after the final
@@ -60,7 +62,12 @@ func (r *ndReader) Recycle(frame []byte) { r.free.put(frame) }
 // Read implements [Reader].
 func (r *ndReader) Read() ([]byte, error) {
 	for r.err == nil {
+		r.br = r.src.reader()
 		line, owned, tooLarge, err := r.readLine()
+		if isBlank(line) || tooLarge || (err != nil && err != io.EOF) {
+			r.br = nil
+			r.src.release() // no line to copy out of its buffer
+		}
 		if err != nil && err != io.EOF {
 			r.err = &Error{Framing: ndName, Reason: "reading line", Err: err}
 			break
@@ -83,6 +90,8 @@ func (r *ndReader) Read() ([]byte, error) {
 			continue
 		}
 		if owned {
+			r.br = nil
+			r.src.release()
 			return line, nil
 		}
 		out := r.free.get(len(line))
@@ -90,6 +99,8 @@ func (r *ndReader) Read() ([]byte, error) {
 			out = make([]byte, len(line))
 		}
 		copy(out, line)
+		r.br = nil
+		r.src.release()
 		return out, nil
 	}
 	return nil, r.err
