@@ -44,7 +44,7 @@ type contentLengthFraming struct{}
 func (contentLengthFraming) Name() string { return clName }
 
 func (contentLengthFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &clReader{src: newSource(r), limits: limits.withDefaults(), free: newFreeList()}
+	return &clReader{src: newSource(r), limits: limits.withDefaults()}
 }
 
 func (contentLengthFraming) NewWriter(w io.Writer) Writer {

@@ -32,7 +32,7 @@ type ndjsonFraming struct{}
 func (ndjsonFraming) Name() string { return ndName }
 
 func (ndjsonFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &ndReader{src: newSource(r), max: limits.withDefaults().MaxMessageSize, free: newFreeList()}
+	return &ndReader{src: newSource(r), max: limits.withDefaults().MaxMessageSize}
 }
 
 func (ndjsonFraming) NewWriter(w io.Writer) Writer {

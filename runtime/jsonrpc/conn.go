@@ -40,7 +40,7 @@ type Conn struct {
 	queued   byteBudget    // bytes of incoming messages waiting for a handler
 	out      outQueue      // messages waiting for the write loop
 	related  RelatedWriter // the stream, when it routes messages by request
-	spare    chan []byte   // buffers of written messages, for reuse
+	spare    chan []byte   // buffers of written messages, for reuse: spareMessages
 	// inputDone is closed when reading has ended (EOF or a read error).
 	inputDone chan struct{}
 
@@ -100,7 +100,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		stream:    stream,
 		reader:    opts.Framing.NewReader(stream, opts.Limits),
 		out:       outQueue{max: opts.MaxQueuedWrites},
-		spare:     make(chan []byte, spareBuffers),
+		spare:     spareMessages,
 		inputDone: make(chan struct{}),
 		pending:   make(map[int64]*pendingCall),
 		inflight:  make(map[string]*incoming),
@@ -173,6 +173,10 @@ func (c *Conn) markEstablished() {
 		c.establish()
 	}
 }
+
+// spareMessages holds the buffers of written messages for reuse, shared
+// by all connections so that an idle connection keeps none.
+var spareMessages = make(chan []byte, 8*spareBuffers)
 
 // writeBufferSize is the size of the buffers that gather the messages
 // queued at one time into one write (see writeBuffers).
