@@ -33,14 +33,17 @@ type Conn struct {
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
-	flusher  sink          // the writer's destination while a writer runs
-	onFrame  func()        // the stream's MessageRead, or nil
-	names    nameCache     // method names read, for the read loop only
-	warnings warnLimiter   // the warnings a peer can trigger
-	queued   byteBudget    // bytes of incoming messages waiting for a handler
-	out      outQueue      // messages waiting for the write loop
-	related  RelatedWriter // the stream, when it routes messages by request
-	spare    chan []byte   // buffers of written messages, for reuse: spareMessages
+	// startWriter is c.writeLoop, made once: a go statement with a method
+	// value allocates, one with a func value does not.
+	startWriter func()
+	flusher     sink          // the writer's destination while a writer runs
+	onFrame     func()        // the stream's MessageRead, or nil
+	names       nameCache     // method names read, for the read loop only
+	warnings    warnLimiter   // the warnings a peer can trigger
+	queued      byteBudget    // bytes of incoming messages waiting for a handler
+	out         outQueue      // messages waiting for the write loop
+	related     RelatedWriter // the stream, when it routes messages by request
+	spare       chan []byte   // buffers of written messages, for reuse: spareMessages
 	// inputDone is closed when reading has ended (EOF or a read error).
 	inputDone chan struct{}
 
@@ -109,6 +112,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	c.writer = opts.Framing.NewWriter(&c.flusher)
+	c.startWriter = c.writeLoop
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
 	}
@@ -272,7 +276,7 @@ func (c *Conn) shutdown(reason error) error {
 	}
 	c.mu.Unlock()
 	if start {
-		go c.writeLoop()
+		go c.startWriter()
 	}
 
 	close(c.done)

@@ -11,7 +11,10 @@ import "sync"
 // Only one goroutine (the read loop) pushes; it calls close when it will
 // push no more, and the workers end once they have run what is queued.
 type workQueue[T any] struct {
-	run   func(T)
+	run func(T)
+	// work is q.work, made once: a go statement with a method value
+	// allocates, one with a func value does not.
+	work  func()
 	limit int
 	max   int
 	wg    *sync.WaitGroup
@@ -28,7 +31,9 @@ type workQueue[T any] struct {
 }
 
 func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, done <-chan struct{}) *workQueue[T] {
-	return &workQueue[T]{run: run, limit: limit, max: queued, wg: wg, done: done}
+	q := &workQueue[T]{run: run, limit: limit, max: queued, wg: wg, done: done}
+	q.work = q.serve
+	return q
 }
 
 // push queues t, waiting while the queue is full (backpressure). It
@@ -71,8 +76,8 @@ func (q *workQueue[T]) len() int {
 	return len(q.tasks) - q.head
 }
 
-// work runs tasks until none waits.
-func (q *workQueue[T]) work() {
+// serve runs tasks until none waits.
+func (q *workQueue[T]) serve() {
 	defer q.wg.Done()
 	q.mu.Lock()
 	for q.head < len(q.tasks) {

@@ -30,7 +30,7 @@ func (c *Conn) queue(q queued) bool {
 	ok, start := c.out.put(q)
 	if start {
 		c.wg.Add(1)
-		go c.writeLoop()
+		go c.startWriter()
 	}
 	return ok
 }
