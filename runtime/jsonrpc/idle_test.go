@@ -179,3 +179,38 @@ func measureIdle(t testing.TB, n int) (heap, stack int64) {
 	runtime.KeepAlive(conns)
 	return heap, stack
 }
+
+// TestWriterNeverStrands sends from many goroutines with pauses, so that
+// the writer keeps ending on an empty queue while others queue: every
+// message must still be written (none left queued with no writer).
+func TestWriterNeverStrands(t *testing.T) {
+	const senders, each = 8, 300
+	got := make(chan struct{}, senders*each)
+	_, client := pair(t, Options{Handler: HandlerFunc(func(context.Context, *Request) (any, error) {
+		got <- struct{}{}
+		return nil, nil
+	})}, Options{})
+	var wg sync.WaitGroup
+	for range senders {
+		wg.Go(func() {
+			for i := range each {
+				if err := client.Notify(context.Background(), "n", nil); err != nil {
+					t.Error(err)
+					return
+				}
+				if i%3 == 0 {
+					runtime.Gosched()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	limit := time.After(waitLimit)
+	for range senders * each {
+		select {
+		case <-got:
+		case <-limit:
+			t.Fatal("a notification was queued and never written")
+		}
+	}
+}
