@@ -44,7 +44,7 @@ type contentLengthFraming struct{}
 func (contentLengthFraming) Name() string { return clName }
 
 func (contentLengthFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &clReader{br: bufio.NewReaderSize(r, readBufferSize), limits: limits.withDefaults(), free: newFreeList()}
+	return &clReader{src: newSource(r), limits: limits.withDefaults()}
 }
 
 func (contentLengthFraming) NewWriter(w io.Writer) Writer {
@@ -53,6 +53,8 @@ func (contentLengthFraming) NewWriter(w io.Writer) Writer {
 
 // clReader reads Content-Length framed messages.
 type clReader struct {
+	src source
+	// br is src's buffered reader while Read runs.
 	br     *bufio.Reader
 	limits Limits
 	// line accumulates a header line longer than br's buffer.
@@ -77,6 +79,15 @@ func (r *clReader) Read() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	r.br = r.src.reader()
+	msg, err := r.read()
+	r.br = nil
+	r.src.release()
+	return msg, err
+}
+
+// read reads one message through r.br.
+func (r *clReader) read() ([]byte, error) {
 	length, err := r.readHeader()
 	if err != nil {
 		return nil, err
@@ -290,10 +301,25 @@ func equalFoldASCII(b []byte, lower string) bool {
 type clWriter struct {
 	w   io.Writer
 	buf []byte
+	hdr [48]byte // the header, when w is buffered
 }
 
 // Write implements [Writer].
 func (w *clWriter) Write(msg []byte) error {
+	if bw, ok := w.w.(buffered); ok {
+		// No copy: the header and the body go into bw's buffer (a body
+		// larger than it goes straight through).
+		h := append(w.hdr[:0], "Content-Length: "...)
+		h = strconv.AppendInt(h, int64(len(msg)), 10)
+		h = append(h, "\r\n\r\n"...)
+		if _, err := bw.Write(h); err != nil {
+			return fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
+		}
+		if _, err := bw.Write(msg); err != nil {
+			return fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
+		}
+		return nil
+	}
 	buf := append(w.buf[:0], "Content-Length: "...)
 	buf = strconv.AppendInt(buf, int64(len(msg)), 10)
 	buf = append(buf, "\r\n\r\n"...)
@@ -308,6 +334,14 @@ func (w *clWriter) Write(msg []byte) error {
 		return fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
 	}
 	return nil
+}
+
+// buffered is a writer that buffers, such as a *bufio.Writer: writing a
+// frame to it in pieces costs no more system calls than writing it
+// whole, so a Writer writes the pieces instead of copying the frame.
+type buffered interface {
+	io.Writer
+	Buffered() int
 }
 
 // writeAll writes buf with one Write call, reporting a short write.

@@ -62,7 +62,9 @@ type Reader interface {
 // concurrent use.
 type Writer interface {
 	// Write frames msg, a complete JSON value, and writes it to the
-	// underlying stream with a single Write call.
+	// underlying stream with a single Write call; or, when the stream
+	// buffers (it has a Buffered() int method, as *bufio.Writer has),
+	// in pieces without copying msg.
 	Write(msg []byte) error
 }
 

@@ -32,7 +32,7 @@ type ndjsonFraming struct{}
 func (ndjsonFraming) Name() string { return ndName }
 
 func (ndjsonFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &ndReader{br: bufio.NewReaderSize(r, readBufferSize), max: limits.withDefaults().MaxMessageSize, free: newFreeList()}
+	return &ndReader{src: newSource(r), max: limits.withDefaults().MaxMessageSize}
 }
 
 func (ndjsonFraming) NewWriter(w io.Writer) Writer {
@@ -41,6 +41,8 @@ func (ndjsonFraming) NewWriter(w io.Writer) Writer {
 
 // ndReader reads newline-delimited messages.
 type ndReader struct {
+	src source
+	// br is src's buffered reader while readLine runs.
 	br  *bufio.Reader
 	max int
 	// err is returned by every Read once set: io.EOF after the final
@@ -60,7 +62,12 @@ func (r *ndReader) Recycle(frame []byte) { r.free.put(frame) }
 // Read implements [Reader].
 func (r *ndReader) Read() ([]byte, error) {
 	for r.err == nil {
+		r.br = r.src.reader()
 		line, owned, tooLarge, err := r.readLine()
+		if isBlank(line) || tooLarge || (err != nil && err != io.EOF) {
+			r.br = nil
+			r.src.release() // no line to copy out of its buffer
+		}
 		if err != nil && err != io.EOF {
 			r.err = &Error{Framing: ndName, Reason: "reading line", Err: err}
 			break
@@ -83,6 +90,8 @@ func (r *ndReader) Read() ([]byte, error) {
 			continue
 		}
 		if owned {
+			r.br = nil
+			r.src.release()
 			return line, nil
 		}
 		out := r.free.get(len(line))
@@ -90,6 +99,8 @@ func (r *ndReader) Read() ([]byte, error) {
 			out = make([]byte, len(line))
 		}
 		copy(out, line)
+		r.br = nil
+		r.src.release()
 		return out, nil
 	}
 	return nil, r.err
@@ -217,6 +228,12 @@ func (w *ndWriter) Write(msg []byte) error {
 	if isBlank(msg) {
 		return fmt.Errorf("%s framing: refusing to write a blank message", ndName)
 	}
+	if bw, ok := w.w.(buffered); ok {
+		if err := writeLine(bw, msg); err != nil {
+			return fmt.Errorf("%s framing: writing %d-byte message: %w", ndName, len(msg), err)
+		}
+		return nil
+	}
 	buf := append(w.buf[:0], msg...)
 	replaceByte(buf, '\n', ' ')
 	replaceByte(buf, '\r', ' ')
@@ -231,6 +248,32 @@ func (w *ndWriter) Write(msg []byte) error {
 		return fmt.Errorf("%s framing: writing %d-byte message: %w", ndName, len(msg), err)
 	}
 	return nil
+}
+
+// space and newline are written by writeLine.
+var space, newline = []byte{' '}, []byte{'\n'}
+
+// writeLine writes msg with every '\n' and '\r' replaced by a space, then
+// a newline, to a buffered writer, without copying msg.
+func writeLine(w io.Writer, msg []byte) error {
+	for {
+		i := bytes.IndexAny(msg, "\r\n")
+		if i < 0 {
+			break
+		}
+		if _, err := w.Write(msg[:i]); err != nil {
+			return err
+		}
+		if _, err := w.Write(space); err != nil {
+			return err
+		}
+		msg = msg[i+1:]
+	}
+	if _, err := w.Write(msg); err != nil {
+		return err
+	}
+	_, err := w.Write(newline)
+	return err
 }
 
 // replaceByte replaces every from byte in b with to, using the vectorized

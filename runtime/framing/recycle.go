@@ -1,5 +1,7 @@
 package framing
 
+import "sync/atomic"
+
 // Recycler is implemented by the package's Readers: a frame handed back
 // with Recycle may hold a later message, so that reading it allocates
 // nothing.
@@ -19,16 +21,20 @@ const (
 )
 
 // freeList holds frames handed back to a reader. Its channel moves slice
-// headers without allocating, and lets Recycle run beside Read.
-type freeList struct{ frames chan []byte }
-
-func newFreeList() freeList { return freeList{frames: make(chan []byte, freeFrames)} }
+// headers without allocating, and lets Recycle run beside Read; it is
+// made by the first Recycle, since many readers (a server's) never get a
+// frame back. The zero freeList is empty.
+type freeList struct{ frames atomic.Pointer[chan []byte] }
 
 // get returns a handed-back frame resized to n bytes, or nil when none is
 // big enough. A frame too small for n is dropped.
-func (f freeList) get(n int) []byte {
+func (f *freeList) get(n int) []byte {
+	frames := f.frames.Load()
+	if frames == nil {
+		return nil
+	}
 	select {
-	case b := <-f.frames:
+	case b := <-*frames:
 		if cap(b) >= n {
 			return b[:n]
 		}
@@ -38,12 +44,18 @@ func (f freeList) get(n int) []byte {
 }
 
 // put keeps frame for a later get, unless it is big or the list is full.
-func (f freeList) put(frame []byte) {
+func (f *freeList) put(frame []byte) {
 	if cap(frame) == 0 || cap(frame) > maxFreeFrame {
 		return
 	}
+	frames := f.frames.Load()
+	if frames == nil {
+		ch := make(chan []byte, freeFrames)
+		f.frames.CompareAndSwap(nil, &ch)
+		frames = f.frames.Load()
+	}
 	select {
-	case f.frames <- frame:
+	case *frames <- frame:
 	default:
 	}
 }

@@ -203,11 +203,9 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 		return errorf("jsonrpc: call %q: %w", method, err)
 	}
 	q := queued{msg, c.relatedTo(ctx)}
-	select {
-	case c.out <- q:
-	default:
+	for !c.queue(q) {
 		select {
-		case c.out <- q:
+		case <-c.out.wait():
 		case <-c.done:
 			c.forget(id)
 			return errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
@@ -389,9 +387,7 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	c.cancelled[n] = struct{}{}
 	c.mu.Unlock()
 	msg := c.appendRequest(nil, 0, method, params)
-	select {
-	case c.out <- queued{msg: msg}:
-	default: // the queue is full: wait for room without holding up the caller
+	if !c.queue(queued{msg: msg}) { // full: wait for room without holding up the caller
 		c.goTracked(func() { _ = c.enqueue(c.ctx, msg) })
 	}
 }

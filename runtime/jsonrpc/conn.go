@@ -1,7 +1,6 @@
 package jsonrpc
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,15 +33,17 @@ type Conn struct {
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
-	flusher  *bufio.Writer
-	onFrame  func()        // the stream's MessageRead, or nil
-	names    nameCache     // method names read, for the read loop only
-	warnings warnLimiter   // the warnings a peer can trigger
-	queued   byteBudget    // bytes of incoming messages waiting for a handler
-	out      chan queued   // messages waiting for the write loop
-	related  RelatedWriter // the stream, when it routes messages by request
-	spare    chan []byte   // buffers of written messages, for reuse
-	drained  chan struct{} // closed when the write loop has ended
+	// startWriter is c.writeLoop, made once: a go statement with a method
+	// value allocates, one with a func value does not.
+	startWriter func()
+	flusher     sink          // the writer's destination while a writer runs
+	onFrame     func()        // the stream's MessageRead, or nil
+	names       nameCache     // method names read, for the read loop only
+	warnings    warnLimiter   // the warnings a peer can trigger
+	queued      byteBudget    // bytes of incoming messages waiting for a handler
+	out         outQueue      // messages waiting for the write loop
+	related     RelatedWriter // the stream, when it routes messages by request
+	spare       chan []byte   // buffers of written messages, for reuse: spareMessages
 	// inputDone is closed when reading has ended (EOF or a read error).
 	inputDone chan struct{}
 
@@ -96,17 +97,13 @@ type connKey struct{}
 // the connection ends.
 func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
-	flusher := bufio.NewWriterSize(stream, writeBufferSize)
 	c := &Conn{
 		opts:      opts,
 		log:       opts.Logger,
 		stream:    stream,
 		reader:    opts.Framing.NewReader(stream, opts.Limits),
-		writer:    opts.Framing.NewWriter(flusher),
-		flusher:   flusher,
-		out:       make(chan queued, opts.MaxQueuedWrites),
-		spare:     make(chan []byte, spareBuffers),
-		drained:   make(chan struct{}),
+		out:       outQueue{max: opts.MaxQueuedWrites},
+		spare:     spareMessages,
 		inputDone: make(chan struct{}),
 		pending:   make(map[int64]*pendingCall),
 		inflight:  make(map[string]*incoming),
@@ -114,6 +111,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		warnings:  warnLimiter{log: opts.Logger, now: opts.now},
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
+	c.writer = opts.Framing.NewWriter(&c.flusher)
+	c.startWriter = c.writeLoop
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
 	}
@@ -148,9 +147,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
 	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
 	opts.Metrics.attach(c)
-	c.wg.Add(2)
+	c.wg.Add(1)
 	go c.readLoop()
-	go c.writeLoop()
 	return c
 }
 
@@ -180,8 +178,12 @@ func (c *Conn) markEstablished() {
 	}
 }
 
-// writeBufferSize is the size of the buffer that gathers the messages
-// queued at one time into one write.
+// spareMessages holds the buffers of written messages for reuse, shared
+// by all connections so that an idle connection keeps none.
+var spareMessages = make(chan []byte, 8*spareBuffers)
+
+// writeBufferSize is the size of the buffers that gather the messages
+// queued at one time into one write (see writeBuffers).
 const writeBufferSize = 32 << 10
 
 // ConnFromContext returns the connection serving the request whose handler
@@ -266,18 +268,27 @@ func (c *Conn) shutdown(reason error) error {
 	pending := c.pending
 	c.pending = nil
 	c.wakeCallers()
+	// Sealed together with err: no writer starts once Wait may run.
+	drain := reason == errLocalClose || reason == ErrPeerClosed
+	drained, start := c.out.seal(drain)
+	if start {
+		c.wg.Add(1)
+	}
 	c.mu.Unlock()
+	if start {
+		go c.startWriter()
+	}
 
 	close(c.done)
 	c.cancel()
 	c.opts.Metrics.detach(c)
-	if reason == errLocalClose || reason == ErrPeerClosed {
+	if drain {
 		// Let the write loop send what was queued (our answers to a peer
 		// that has finished sending), unless the peer does not read it in
 		// time.
 		t := time.NewTimer(c.opts.DrainTimeout)
 		select {
-		case <-c.drained:
+		case <-drained:
 		case <-t.C:
 			c.log.Warn("jsonrpc: peer did not read the last messages before close")
 		}

@@ -54,7 +54,9 @@
 //     writes them as readable lines), and costs nothing when unset.
 //
 // The read loop never writes: all output goes through one write loop, so
-// a peer that stops reading cannot stop us from reading its messages.
+// a peer that stops reading cannot stop us from reading its messages. The
+// write loop and the handler workers run only while they have work, so an
+// idle connection holds one goroutine, its reader.
 // Diagnostics go to a log/slog logger and never to stdout.
 //
 // Generated protocol packages are built on this package: their remote

@@ -1,73 +1,108 @@
 package jsonrpc
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync"
 
-// workQueue runs tasks on at most limit goroutines. Tasks wait in a
-// bounded channel. Workers are started on demand, up to limit, and then
-// stay for the life of the queue: a goroutine that has already grown its
-// stack for a handler costs far less to wake than a new one. With limit
-// 1 tasks run one at a time in push order.
+// workQueue runs tasks on at most limit goroutines. At most max tasks
+// wait; the queue's memory grows with them and is given back when it
+// empties. Workers are started on demand, up to limit, and end when they
+// find nothing to run, so an idle connection holds none. With limit 1
+// tasks run one at a time in push order.
 //
 // Only one goroutine (the read loop) pushes; it calls close when it will
 // push no more, and the workers end once they have run what is queued.
 type workQueue[T any] struct {
-	tasks chan T
-	run   func(T)
+	run func(T)
+	// work is q.work, made once: a go statement with a method value
+	// allocates, one with a func value does not.
+	work  func()
 	limit int
+	max   int
 	wg    *sync.WaitGroup
 	done  <-chan struct{}
 
-	// unserved is the number of tasks pushed and not yet taken by a
-	// worker, minus the number of workers free to take one (started or
-	// finished with a task, and not yet holding another). Taking a task
-	// lowers both counts, so only a push (+1), a new worker (-1) and a
-	// worker finishing a task (-1) change it. While it is positive a
-	// queued task has no free worker, and push starts one unless limit
-	// workers already run.
-	unserved atomic.Int64
-
-	mu      sync.Mutex // guards running
-	running int        // workers started
+	mu      sync.Mutex
+	tasks   []T
+	head    int // tasks[head:] wait
+	running int // workers started and not ended
+	busy    int // workers running a task
+	// room is closed when a task is taken while push waits for room; nil
+	// while it does not wait.
+	room chan struct{}
 }
 
 func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, done <-chan struct{}) *workQueue[T] {
-	return &workQueue[T]{tasks: make(chan T, queued), run: run, limit: limit, wg: wg, done: done}
+	q := &workQueue[T]{run: run, limit: limit, max: queued, wg: wg, done: done}
+	q.work = q.serve
+	return q
 }
 
 // push queues t, waiting while the queue is full (backpressure). It
 // reports false when the connection ended before t could be queued.
 func (q *workQueue[T]) push(t T) bool {
-	if q.unserved.Add(1) > 0 {
-		q.mu.Lock()
-		if q.running < q.limit {
-			q.running++
-			q.unserved.Add(-1)
-			q.wg.Add(1)
-			go q.work()
+	q.mu.Lock()
+	for len(q.tasks)-q.head >= q.max {
+		if q.room == nil {
+			q.room = make(chan struct{})
 		}
+		room := q.room
 		q.mu.Unlock()
+		select {
+		case <-room:
+		case <-q.done:
+			return false
+		}
+		q.mu.Lock()
 	}
-	select {
-	case q.tasks <- t:
-		return true
-	case <-q.done:
-		q.unserved.Add(-1)
-		return false
+	q.tasks = append(q.tasks, t)
+	// Start a worker when the waiting tasks outnumber the workers free
+	// to take one.
+	if q.running < q.limit && len(q.tasks)-q.head > q.running-q.busy {
+		q.running++
+		q.wg.Add(1)
+		go q.work()
 	}
+	q.mu.Unlock()
+	return true
 }
 
-// close tells the workers that nothing more will be pushed: they end
-// after running what is queued.
-func (q *workQueue[T]) close() { close(q.tasks) }
+// close tells the workers that nothing more will be pushed. They end
+// anyway once they have run what is queued.
+func (q *workQueue[T]) close() {}
 
-// work runs tasks until the queue is closed and empty.
-func (q *workQueue[T]) work() {
+// len returns how many tasks wait for a worker.
+func (q *workQueue[T]) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.tasks) - q.head
+}
+
+// serve runs tasks until none waits.
+func (q *workQueue[T]) serve() {
 	defer q.wg.Done()
-	for t := range q.tasks {
+	q.mu.Lock()
+	for q.head < len(q.tasks) {
+		t := q.tasks[q.head]
+		var zero T
+		q.tasks[q.head] = zero
+		q.head++
+		if q.head == len(q.tasks) {
+			q.head = 0
+			if cap(q.tasks) > keptQueue {
+				q.tasks = nil
+			} else {
+				q.tasks = q.tasks[:0]
+			}
+		}
+		if q.room != nil {
+			close(q.room)
+			q.room = nil
+		}
+		q.busy++
+		q.mu.Unlock()
 		q.run(t)
-		q.unserved.Add(-1)
+		q.mu.Lock()
+		q.busy--
 	}
+	q.running--
+	q.mu.Unlock()
 }

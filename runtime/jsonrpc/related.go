@@ -58,9 +58,12 @@ func (c *Conn) write(msg []byte, related ID) error {
 // that the request in, outside a batch, gets no answer.
 func (c *Conn) unanswered(in *incoming) {
 	if c.related != nil && in.batch == nil {
-		select {
-		case c.out <- queued{related: in.req.ID}:
-		case <-c.done:
+		for !c.queue(queued{related: in.req.ID}) {
+			select {
+			case <-c.out.wait():
+			case <-c.done:
+				return
+			}
 		}
 	}
 }

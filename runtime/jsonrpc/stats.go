@@ -147,8 +147,8 @@ func (c *Conn) addGauges(s *Stats) {
 	if open {
 		s.Connections++
 	}
-	s.QueuedIncoming += int64(len(c.requests.tasks) + len(c.notifications.tasks))
-	s.QueuedOutgoing += int64(len(c.out))
+	s.QueuedIncoming += int64(c.requests.len() + c.notifications.len())
+	s.QueuedOutgoing += int64(c.out.len())
 }
 
 // frameIn counts and traces a frame read, before it is handled.
@@ -200,10 +200,23 @@ const (
 // addition to a connection's counters is also made to its parent, the
 // Metrics it is counted in, if any.
 type counters struct {
-	v        [numStats]atomic.Int64
-	parent   *counters
-	sent     codeCounts
-	received codeCounts
+	v      [numStats]atomic.Int64
+	parent *counters
+	// errs counts errors by code; nil until the first error, since most
+	// connections see none.
+	errs atomic.Pointer[errorCounts]
+}
+
+// errorCounts are the error counts by code of a counters.
+type errorCounts struct{ sent, received codeCounts }
+
+// errors returns s's error counts, allocating them on first use.
+func (s *counters) errors() *errorCounts {
+	if e := s.errs.Load(); e != nil {
+		return e
+	}
+	s.errs.CompareAndSwap(nil, new(errorCounts))
+	return s.errs.Load()
 }
 
 // add adds n to counter i.
@@ -216,17 +229,17 @@ func (s *counters) add(i stat, n int64) {
 
 // errorSent counts an error response of the given code that we sent.
 func (s *counters) errorSent(code int64) {
-	s.sent.add(code)
+	s.errors().sent.add(code)
 	if p := s.parent; p != nil {
-		p.sent.add(code)
+		p.errors().sent.add(code)
 	}
 }
 
 // errorReceived counts an error response of the given code from the peer.
 func (s *counters) errorReceived(code int64) {
-	s.received.add(code)
+	s.errors().received.add(code)
 	if p := s.parent; p != nil {
-		p.received.add(code)
+		p.errors().received.add(code)
 	}
 }
 
@@ -243,8 +256,10 @@ func (s *counters) snapshot() Stats {
 		MessagesIn:           s.v[statMessagesIn].Load(),
 		MessagesOut:          s.v[statMessagesOut].Load(),
 	}
-	st.ErrorsSent, st.ErrorsSentOther = s.sent.snapshot()
-	st.ErrorsReceived, st.ErrorsReceivedOther = s.received.snapshot()
+	if e := s.errs.Load(); e != nil {
+		st.ErrorsSent, st.ErrorsSentOther = e.sent.snapshot()
+		st.ErrorsReceived, st.ErrorsReceivedOther = e.received.snapshot()
+	}
 	return st
 }
 

@@ -1,32 +1,86 @@
 package jsonrpc
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"time"
 )
 
+// writeBuffers holds the buffers that gather the messages queued at one
+// time into one write. A writer takes one when it starts and gives it back
+// when the queue empties, so an idle connection holds none.
+var writeBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, writeBufferSize) }}
+
+// sink is the framing writer's destination: the pooled buffer of the
+// running writer.
+type sink struct{ bw *bufio.Writer }
+
+func (s *sink) Write(p []byte) (int, error) { return s.bw.Write(p) }
+
+// Buffered tells the framing writer that writes are buffered, so that it
+// may write a frame in pieces instead of copying it whole.
+func (s *sink) Buffered() int { return s.bw.Buffered() }
+
+// queue hands q to a writer without waiting, starting one if none runs.
+// It reports false when the queue is full.
+func (c *Conn) queue(q queued) bool {
+	ok, start := c.out.put(q)
+	if start {
+		c.wg.Add(1)
+		go c.startWriter()
+	}
+	return ok
+}
+
 // writeLoop writes queued messages, gathering those queued together into
-// one write, until the connection ends. After a local Close it first
-// writes what is still queued.
+// one write, until the queue is empty, then ends. After the connection
+// ended it goes on only for a local Close or the peer's end of input,
+// when what is queued is still written.
 func (c *Conn) writeLoop() {
 	defer c.wg.Done()
-	defer close(c.drained)
+	for {
+		bw := writeBuffers.Get().(*bufio.Writer)
+		bw.Reset(c.stream)
+		c.flusher.bw = bw
+		stop := c.writeAll()
+		bw.Reset(nil)
+		c.flusher.bw = nil
+		writeBuffers.Put(bw)
+		// The buffer is given back before another writer may start.
+		if stop {
+			c.out.stop()
+			return
+		}
+		if c.out.finish() {
+			return
+		}
+	}
+}
+
+// writeAll writes what is queued until the queue is empty, and reports
+// whether the writer must stop even if more is queued: writing failed,
+// or the connection ended with nothing more to write.
+func (c *Conn) writeAll() (stop bool) {
 	for {
 		select {
-		case q := <-c.out:
-			if !c.writeQueued(q) {
-				return
-			}
 		case <-c.done:
 			c.mu.Lock()
 			drain := c.err == errLocalClose || c.err == ErrPeerClosed
 			c.mu.Unlock()
-			if drain {
-				c.writeQueued(queued{})
+			if !drain {
+				return true
 			}
-			return
+		default:
+		}
+		q, ok := c.out.take()
+		if !ok {
+			return false
+		}
+		if !c.writeQueued(q) {
+			return true
 		}
 	}
 }
@@ -46,15 +100,14 @@ func (c *Conn) writeFailed(err error) {
 	c.shutdown(fmt.Errorf("jsonrpc: writing: %w", err))
 }
 
-// writeQueued writes q (if not empty) and every message queued behind it,
-// then flushes. It reports false when writing failed and the connection
-// has ended.
+// writeQueued writes q and every message queued behind it, then flushes.
+// It reports false when writing failed and the connection has ended.
 func (c *Conn) writeQueued(q queued) bool {
 	yielded := false
 	for {
 		msg := q.msg
 		if msg != nil && len(msg) == 0 { // closeMarker
-			if err := c.flusher.Flush(); err != nil {
+			if err := c.flusher.bw.Flush(); err != nil {
 				c.writeFailed(err)
 				return false
 			}
@@ -72,10 +125,9 @@ func (c *Conn) writeQueued(q queued) bool {
 			}
 			c.recycle(msg) // the framing copied it
 		}
-		select {
-		case q = <-c.out:
+		var ok bool
+		if q, ok = c.out.take(); ok {
 			continue
-		default:
 		}
 		if !yielded && msg != nil {
 			// Let goroutines about to send run first, so that their
@@ -83,13 +135,11 @@ func (c *Conn) writeQueued(q queued) bool {
 			// returns at once.
 			yielded = true
 			runtime.Gosched()
-			select {
-			case q = <-c.out:
+			if q, ok = c.out.take(); ok {
 				continue
-			default:
 			}
 		}
-		if err := c.flusher.Flush(); err != nil {
+		if err := c.flusher.bw.Flush(); err != nil {
 			c.writeFailed(err)
 			return false
 		}
@@ -105,14 +155,17 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 		return c.closedError()
 	default:
 	}
-	select {
-	case c.out <- queued{msg, c.relatedTo(ctx)}:
-		return nil
-	case <-c.done:
-		return c.closedError()
-	case <-ctx.Done():
-		return ctx.Err()
+	q := queued{msg, c.relatedTo(ctx)}
+	for !c.queue(q) {
+		select {
+		case <-c.out.wait():
+		case <-c.done:
+			return c.closedError()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
+	return nil
 }
 
 // replyFromReader queues an answer produced by the read loop. The read loop
@@ -120,9 +173,7 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 // us from reading its messages; when such a peer has filled the write
 // queue, the answer is dropped and logged.
 func (c *Conn) replyFromReader(msg []byte) {
-	select {
-	case c.out <- queued{msg: msg}:
-	default:
+	if !c.queue(queued{msg: msg}) {
 		c.warn("jsonrpc: peer is not reading; dropped an error response", "response", Truncate(string(msg)))
 	}
 }

@@ -71,6 +71,16 @@ type Server struct {
 	// handlers, whose answers are still sent. A panic in Handler is
 	// logged and ends only that connection.
 	Handler func(ctx context.Context, c net.Conn)
+	// Start, set instead of Handler, starts serving one connection and
+	// returns at once, so that no goroutine waits for each connection:
+	// the connection is open, and holds its slot, until c is closed. A
+	// jsonrpc.Conn closes its stream when it ends, so Start may simply
+	// pass c to jsonrpc.NewConn. ctx is cancelled at Shutdown or Close,
+	// and once c is closed: Start ties the connection's end to it with
+	// context.AfterFunc (Shutdown then waits until every connection is
+	// closed). Start runs on the goroutine that accepts connections; a
+	// panic in it is logged and closes c.
+	Start func(ctx context.Context, c net.Conn)
 	// IdleTimeout closes a connection that receives no bytes for this
 	// long (default 5 minutes, DefaultIdleTimeout; negative: never):
 	// Handler's blocked Read then fails with an error wrapping ErrIdle.
@@ -202,9 +212,9 @@ func (s *Server) logger() *slog.Logger {
 // example too many open files) are logged and retried after a short,
 // growing pause.
 func (s *Server) Serve(ln net.Listener) error {
-	if s.Handler == nil {
+	if (s.Handler == nil) == (s.Start == nil) {
 		_ = ln.Close()
-		return errors.New("transport: serve: Server.Handler is nil")
+		return errors.New("transport: serve: set one of Server.Handler and Server.Start")
 	}
 	s.mu.Lock()
 	s.initLocked()
@@ -282,28 +292,50 @@ func (s *Server) startConn(c net.Conn) bool {
 	s.conns[c] = struct{}{}
 	s.active++
 	ctx, cancel := context.WithCancel(s.ctx)
+	sc.cancel = cancel
 	s.mu.Unlock()
 	if victim != nil {
 		s.evict(victim)
 	}
-	go s.serveConn(ctx, cancel, sc)
+	if s.Start != nil {
+		s.startServing(ctx, sc)
+		return true
+	}
+	go s.serveConn(ctx, sc)
 	return true
 }
 
+// startServing runs Start for c; c's end is then up to whoever closes it.
+func (s *Server) startServing(ctx context.Context, c *serverConn) {
+	s.logger().Debug("transport: connection opened", "remote", c.remote)
+	c.started = true
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger().Error("transport: connection start panicked",
+				"remote", c.remote, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			_ = c.Close()
+		}
+	}()
+	s.Start(ctx, c)
+}
+
+// finishConn cleans up after c has been served.
+func (s *Server) finishConn(c *serverConn) {
+	c.cancel()
+	_ = c.raw.Close()
+	s.mu.Lock()
+	s.releaseLocked(c)
+	delete(s.conns, c.raw)
+	s.doneLocked()
+	s.mu.Unlock()
+	s.logger().Debug("transport: connection closed", "remote", c.remote)
+}
+
 // serveConn runs the handler for c and cleans up after it.
-func (s *Server) serveConn(ctx context.Context, cancel context.CancelFunc, c *serverConn) {
+func (s *Server) serveConn(ctx context.Context, c *serverConn) {
 	remote := c.remote
 	s.logger().Debug("transport: connection opened", "remote", remote)
-	defer func() {
-		cancel()
-		_ = c.raw.Close()
-		s.mu.Lock()
-		s.releaseLocked(c)
-		delete(s.conns, c.raw)
-		s.doneLocked()
-		s.mu.Unlock()
-		s.logger().Debug("transport: connection closed", "remote", remote)
-	}()
+	defer s.finishConn(c)
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger().Error("transport: connection handler panicked",

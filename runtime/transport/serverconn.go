@@ -2,9 +2,11 @@ package transport
 
 import (
 	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"time"
 )
 
@@ -39,6 +41,11 @@ type serverConn struct {
 	s        *Server
 	remote   string
 	timer    *time.Timer // closes the connection at the handshake deadline; nil without one
+	cancel   context.CancelFunc
+	// started: the Server's Start serves the connection, which ends when
+	// it is closed; finished makes that end happen once.
+	started  bool
+	finished sync.Once
 
 	// Guarded by s.mu.
 	elem        *list.Element // in s.unestablished while it may be evicted
@@ -79,6 +86,16 @@ func (c *serverConn) Read(b []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// Close closes the connection; one started by the Server's Start ends
+// there.
+func (c *serverConn) Close() error {
+	err := c.Conn.Close()
+	if c.started {
+		c.finished.Do(func() { c.s.finishConn(c) })
+	}
+	return err
 }
 
 // MessageRead marks the end of a message for the message timeout. It

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
@@ -64,7 +65,7 @@ func serveMain(args []string) error {
 	var handle func(ctx context.Context, c net.Conn)
 	switch *impl {
 	case implRPCGen:
-		handle = func(ctx context.Context, c net.Conn) { serveSupex(ctx, c, &conns) }
+		handle = func(ctx context.Context, c net.Conn) { startSupex(ctx, c, &conns) }
 	case implMinimal:
 		handle = func(_ context.Context, c net.Conn) { serveMinimal(c, &conns) }
 	default:
@@ -91,7 +92,7 @@ func serveMain(args []string) error {
 	if *impl == implRPCGen {
 		// As the Supex demo serves, with no limit on connections, so that
 		// 10,000 clients can be served at once, and nothing logged.
-		srv := &transport.Server{Handler: handle, MaxConns: -1}
+		srv := &transport.Server{Start: handle, MaxConns: -1}
 		go func() { <-ctx.Done(); srv.Close() }()
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, transport.ErrServerClosed) {
 			return fmt.Errorf("serving: %w", err)
@@ -111,12 +112,15 @@ func serveMain(args []string) error {
 	}
 }
 
-// statsMux serves /stats (after a GC unless ?gc=0) and the heap profile.
+// statsMux serves /stats (unless ?gc=0, after two GCs, which empty the
+// buffer pools, and with the freed memory returned to the system, so
+// that RSS counts what is held) and the heap profile.
 func statsMux(conns *atomic.Int64) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/stats", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("gc") != "0" {
-			runtime.GC()
+			runtime.GC() // pooled buffers move to the pools' victim caches
+			debug.FreeOSMemory()
 		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
@@ -181,23 +185,23 @@ func (s *session) gate(next jsonrpc.Handler) jsonrpc.Handler {
 // discard is the servers' logger.
 var discard = slog.New(slog.DiscardHandler)
 
-// serveSupex serves one connection with the generated Supex runtime role.
-func serveSupex(ctx context.Context, c net.Conn, conns *atomic.Int64) {
+// startSupex starts serving one connection with the generated Supex
+// runtime role, as transport.Server's Start: no goroutine waits for it.
+// ctx ends at shutdown and when the connection is closed.
+func startSupex(ctx context.Context, c net.Conn, conns *atomic.Int64) {
 	s := &session{conns: conns}
 	conn := supex.ConnectRuntime(c, s, jsonrpc.Options{
 		Middleware: []jsonrpc.Middleware{s.gate},
 		Logger:     discard,
 	})
-	select {
-	case <-conn.Done():
-	case <-ctx.Done():
-	}
-	conn.Close()
-	s.mu.Lock()
-	if s.client != nil {
-		conns.Add(-1)
-	}
-	s.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		conn.Close()
+		s.mu.Lock()
+		if s.client != nil {
+			conns.Add(-1)
+		}
+		s.mu.Unlock()
+	})
 }
 
 // minimalRequest and minimalResponse are the minimal server's messages.

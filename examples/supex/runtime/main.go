@@ -118,7 +118,7 @@ func run() error {
 		return fmt.Errorf("listening: %w", err)
 	}
 	srv := &transport.Server{
-		Handler:          func(ctx context.Context, c net.Conn) { serveConn(ctx, st, c) },
+		Start:            func(ctx context.Context, c net.Conn) { startConn(ctx, st, c) },
 		IdleTimeout:      *idle,
 		MaxConns:         *maxConns,
 		MessageTimeout:   *msgTimeout,
@@ -143,18 +143,18 @@ func run() error {
 	return nil
 }
 
-// serveConn runs one client's session until it ends or the server stops.
-func serveConn(ctx context.Context, st *state, c net.Conn) {
+// startConn starts one client's session. No goroutine waits for it: ctx
+// ends when the session ends or the server stops, and then the session is
+// closed.
+func startConn(ctx context.Context, st *state, c net.Conn) {
 	s := newSession(st)
 	st.log.Debug("client connected", "remote", c.RemoteAddr().String())
 	conn := supex.ConnectRuntime(c, s, jsonrpc.Options{
 		Middleware: []jsonrpc.Middleware{s.gate},
 		Logger:     st.log,
 	})
-	select {
-	case <-conn.Done():
-	case <-ctx.Done():
-	}
-	conn.Close()
-	st.log.Debug("client closed", "remote", c.RemoteAddr().String(), "reason", conn.Err())
+	context.AfterFunc(ctx, func() {
+		conn.Close()
+		st.log.Debug("client closed", "remote", c.RemoteAddr().String(), "reason", conn.Err())
+	})
 }

@@ -1,0 +1,76 @@
+package framing
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestReaderReleasesBuffer checks that a reader holds its pooled buffer
+// only while bytes of a message are buffered: after a message that ended
+// its read it holds none, and it keeps the buffer while the next message
+// is already buffered.
+func TestReaderReleasesBuffer(t *testing.T) {
+	for _, f := range []Framing{NDJSON, ContentLength} {
+		var in bytes.Buffer
+		w := f.NewWriter(&in)
+		long := `{"s":"` + strings.Repeat("x", 3*firstRead) + `"}`
+		for _, m := range []string{`{"a":1}`, `{"b":2}`, long} {
+			if err := w.Write([]byte(m)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := f.NewReader(&in, Limits{})
+		src := func() *source {
+			switch r := r.(type) {
+			case *ndReader:
+				return &r.src
+			case *clReader:
+				return &r.src
+			}
+			t.Fatalf("%T", r)
+			return nil
+		}
+		// The first read takes in both short messages and part of the long one.
+		for i, want := range []string{`{"a":1}`, `{"b":2}`, long} {
+			got, err := r.Read()
+			if err != nil || string(got) != want {
+				t.Fatalf("%s: message %d: %.40q, %v", f.Name(), i, got, err)
+			}
+			if held := src().br != nil; held != (i < 2) {
+				t.Errorf("%s: after message %d the reader holds a buffer: %v", f.Name(), i, held)
+			}
+		}
+		if _, err := r.Read(); err != io.EOF {
+			t.Fatalf("%s: at the end: %v, want io.EOF", f.Name(), err)
+		}
+	}
+}
+
+// TestWriterBufferedSame checks that writing to a buffered destination,
+// in pieces, gives the same bytes as writing to an unbuffered one.
+func TestWriterBufferedSame(t *testing.T) {
+	msgs := []string{`{"a":1}`, "{\"a\":\r\n1,\n\"b\":\r2}\n", `{"s":"` + strings.Repeat("y", 70<<10) + `"}`}
+	for _, f := range []Framing{NDJSON, ContentLength} {
+		var plain, buffered bytes.Buffer
+		pw := f.NewWriter(&plain)
+		bw := bufio.NewWriterSize(&buffered, 4096)
+		fw := f.NewWriter(bw)
+		for _, m := range msgs {
+			if err := pw.Write([]byte(m)); err != nil {
+				t.Fatal(err)
+			}
+			if err := fw.Write([]byte(m)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := bw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(plain.Bytes(), buffered.Bytes()) {
+			t.Errorf("%s: buffered writes differ from plain ones", f.Name())
+		}
+	}
+}

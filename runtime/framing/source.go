@@ -1,0 +1,71 @@
+package framing
+
+import (
+	"bufio"
+	"io"
+	"sync"
+)
+
+// readBuffers holds the buffers readers read messages through; a reader
+// takes one when a message starts arriving.
+var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
+
+// firstRead is the size of the buffer a reader waits for its next message
+// with: a reader holds no larger buffer between messages.
+const firstRead = 512
+
+// source is a reader's input. While a message is read it goes through a
+// pooled bufio.Reader, given back between messages when nothing is left
+// in it, so that a connection waiting for its next message holds only a
+// small buffer.
+type source struct {
+	br    *bufio.Reader // nil between messages
+	first prefixed
+}
+
+func newSource(r io.Reader) source { return source{first: prefixed{r: r}} }
+
+// reader returns the buffered reader for the next message, first waiting
+// for its first bytes if none is held.
+func (s *source) reader() *bufio.Reader {
+	if s.br != nil {
+		return s.br
+	}
+	p := &s.first
+	p.n, p.err = p.r.Read(p.buf[:])
+	p.off = 0
+	s.br = readBuffers.Get().(*bufio.Reader)
+	s.br.Reset(p)
+	return s.br
+}
+
+// release gives the buffered reader back if nothing is left in it.
+func (s *source) release() {
+	if s.br != nil && s.br.Buffered() == 0 && s.first.off == s.first.n {
+		s.br.Reset(nil)
+		readBuffers.Put(s.br)
+		s.br = nil
+	}
+}
+
+// prefixed reads the bytes of a first read, then its error, then the
+// rest of the stream.
+type prefixed struct {
+	r      io.Reader
+	buf    [firstRead]byte
+	off, n int
+	err    error
+}
+
+func (p *prefixed) Read(b []byte) (int, error) {
+	if p.off < p.n {
+		n := copy(b, p.buf[p.off:p.n])
+		p.off += n
+		return n, nil
+	}
+	if err := p.err; err != nil {
+		p.err = nil
+		return 0, err
+	}
+	return p.r.Read(b)
+}

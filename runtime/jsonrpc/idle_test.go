@@ -1,0 +1,216 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// idleStream is an in-memory stream that delivers one hello request, then
+// blocks reading until it is closed, as a client that has done its
+// handshake and is now idle. answered is closed when the answer has been
+// written.
+type idleStream struct {
+	hello    []byte
+	mu       sync.Mutex
+	answered chan struct{}
+	closed   chan struct{}
+	once     sync.Once
+}
+
+func newIdleStream() *idleStream {
+	return &idleStream{
+		hello:    []byte(`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"name":"idle"}}` + "\n"),
+		answered: make(chan struct{}),
+		closed:   make(chan struct{}),
+	}
+}
+
+func (s *idleStream) Read(b []byte) (int, error) {
+	s.mu.Lock()
+	if len(s.hello) > 0 {
+		n := copy(b, s.hello)
+		s.hello = s.hello[n:]
+		s.mu.Unlock()
+		return n, nil
+	}
+	s.mu.Unlock()
+	<-s.closed
+	return 0, io.EOF
+}
+
+func (s *idleStream) Write(b []byte) (int, error) {
+	select {
+	case <-s.closed:
+		return 0, io.ErrClosedPipe
+	default:
+	}
+	select {
+	case <-s.answered:
+	default:
+		close(s.answered)
+	}
+	return len(b), nil
+}
+
+func (s *idleStream) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return nil
+}
+
+// idleConns opens n connections, each answering one hello, and waits
+// until every answer is written.
+func idleConns(t testing.TB, n int) []*Conn {
+	t.Helper()
+	opts := Options{Handler: HandlerFunc(func(context.Context, *Request) (any, error) {
+		return map[string]bool{"success": true}, nil
+	})}
+	conns := make([]*Conn, n)
+	streams := make([]*idleStream, n)
+	for i := range conns {
+		streams[i] = newIdleStream()
+		conns[i] = NewConn(streams[i], opts)
+	}
+	limit := time.After(waitLimit)
+	for _, s := range streams {
+		select {
+		case <-s.answered:
+		case <-limit:
+			t.Fatal("hello not answered")
+		}
+	}
+	return conns
+}
+
+// connGoroutines counts the goroutines that run code of a Conn: its
+// loops, workers and handlers (not the tests').
+func connGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "jsonrpc.(*Conn)") || strings.Contains(g, "jsonrpc.(*workQueue") {
+			count++
+		}
+	}
+	return count
+}
+
+// waitGoroutines waits until want goroutines run code of a Conn, failing
+// after waitLimit: goroutines that have finished their work take a
+// moment to exit.
+func waitGoroutines(t testing.TB, want int) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		got := connGoroutines()
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines run code of a Conn, want %d", got, want)
+		}
+		runtime.Gosched()
+	}
+}
+
+// TestIdleConnOneGoroutine checks that a connection that has answered its
+// handshake and is idle holds exactly one goroutine: its reader.
+func TestIdleConnOneGoroutine(t *testing.T) {
+	const n = 100
+	base := connGoroutines()
+	conns := idleConns(t, n)
+	waitGoroutines(t, base+n)
+	for _, c := range conns {
+		if err := c.Close(); err != nil && !errors.Is(err, io.ErrClosedPipe) {
+			t.Fatal(err)
+		}
+	}
+	waitGoroutines(t, base)
+}
+
+// idleHeapBudget is the most heap bytes an idle connection may hold,
+// counting its stream, the reader's goroutine stack excluded.
+const idleHeapBudget = 8 << 10
+
+// TestIdleConnHeap checks the heap held per idle connection (after its
+// handshake) against idleHeapBudget, and reports it.
+func TestIdleConnHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 1,000 connections")
+	}
+	const n = 1000
+	perConn, stack := measureIdle(t, n)
+	t.Logf("per idle connection: %d heap bytes, %d stack bytes", perConn, stack)
+	if perConn > idleHeapBudget && !raceEnabled {
+		t.Errorf("an idle connection holds %d heap bytes, budget %d", perConn, idleHeapBudget)
+	}
+}
+
+// measureIdle returns the heap and stack bytes per idle connection, over
+// n connections.
+func measureIdle(t testing.TB, n int) (heap, stack int64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	base := connGoroutines()
+	conns := idleConns(t, n)
+	waitGoroutines(t, base+n)
+	runtime.GC()
+	runtime.GC() // and the pools' victim caches
+	runtime.ReadMemStats(&after)
+	heap = (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / int64(n)
+	stack = (int64(after.StackInuse) - int64(before.StackInuse)) / int64(n)
+	for _, c := range conns {
+		c.Close()
+	}
+	runtime.KeepAlive(conns)
+	return heap, stack
+}
+
+// TestWriterNeverStrands sends from many goroutines with pauses, so that
+// the writer keeps ending on an empty queue while others queue: every
+// message must still be written (none left queued with no writer).
+func TestWriterNeverStrands(t *testing.T) {
+	const senders, each = 8, 300
+	got := make(chan struct{}, senders*each)
+	_, client := pair(t, Options{Handler: HandlerFunc(func(context.Context, *Request) (any, error) {
+		got <- struct{}{}
+		return nil, nil
+	})}, Options{})
+	var wg sync.WaitGroup
+	for range senders {
+		wg.Go(func() {
+			for i := range each {
+				if err := client.Notify(context.Background(), "n", nil); err != nil {
+					t.Error(err)
+					return
+				}
+				if i%3 == 0 {
+					runtime.Gosched()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	limit := time.After(waitLimit)
+	for range senders * each {
+		select {
+		case <-got:
+		case <-limit:
+			t.Fatal("a notification was queued and never written")
+		}
+	}
+}

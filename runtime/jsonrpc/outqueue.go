@@ -1,0 +1,138 @@
+package jsonrpc
+
+import "sync"
+
+// outQueue holds the messages waiting to be written, and knows whether a
+// writer goroutine runs. A writer is started by the put that finds none
+// running, and ends when it finds the queue empty, so an idle connection
+// has none. The queue's memory grows with what is queued, up to max
+// messages, and is given back when it empties.
+type outQueue struct {
+	mu      sync.Mutex
+	items   []queued
+	head    int // items[head:] are queued
+	max     int
+	writing bool // a writer runs, or the final drain has taken its place
+	sealed  bool // the connection ended: no new writer starts
+	// room is closed when a message is taken while senders wait for room;
+	// nil while none waits.
+	room chan struct{}
+	// idle is closed when the writer ends after seal; nil until then.
+	idle chan struct{}
+}
+
+// keptQueue is the largest backing array an empty queue keeps.
+const keptQueue = 16
+
+// closedChan is a channel that is always closed.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// put queues q unless the queue is full. start reports that the caller
+// must start a writer.
+func (o *outQueue) put(q queued) (ok, start bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.items)-o.head >= o.max {
+		return false, false
+	}
+	o.items = append(o.items, q)
+	if !o.writing && !o.sealed {
+		o.writing, start = true, true
+	}
+	return true, start
+}
+
+// wait returns a channel closed once the queue may have room.
+func (o *outQueue) wait() <-chan struct{} {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.items)-o.head < o.max {
+		return closedChan
+	}
+	if o.room == nil {
+		o.room = make(chan struct{})
+	}
+	return o.room
+}
+
+// take returns the next queued message, if any.
+func (o *outQueue) take() (queued, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.takeLocked()
+}
+
+func (o *outQueue) takeLocked() (queued, bool) {
+	if o.head == len(o.items) {
+		return queued{}, false
+	}
+	q := o.items[o.head]
+	o.items[o.head] = queued{}
+	o.head++
+	if o.head == len(o.items) {
+		o.head = 0
+		if cap(o.items) > keptQueue {
+			o.items = nil
+		} else {
+			o.items = o.items[:0]
+		}
+	}
+	if o.room != nil {
+		close(o.room)
+		o.room = nil
+	}
+	return q, true
+}
+
+// finish records that the writer has ended, unless a message was
+// queued since it found the queue empty: then it reports false and the
+// writer goes on.
+func (o *outQueue) finish() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.head < len(o.items) {
+		return false
+	}
+	o.stopLocked()
+	return true
+}
+
+// stop records that the writer has ended.
+func (o *outQueue) stop() {
+	o.mu.Lock()
+	o.stopLocked()
+	o.mu.Unlock()
+}
+
+func (o *outQueue) stopLocked() {
+	o.writing = false
+	if o.idle != nil {
+		close(o.idle)
+		o.idle = nil
+	}
+}
+
+// seal stops new writers from starting, once the connection has ended.
+// It returns a channel closed when no writer runs any more; with drain,
+// start reports that the caller must start a writer to write what is
+// queued.
+func (o *outQueue) seal(drain bool) (idle <-chan struct{}, start bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.sealed = true
+	if !o.writing {
+		if !drain || o.head == len(o.items) {
+			return closedChan, false
+		}
+		o.writing, start = true, true
+	}
+	o.idle = make(chan struct{})
+	return o.idle, start
+}
+
+// len returns how many messages are queued.
+func (o *outQueue) len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.items) - o.head
+}
