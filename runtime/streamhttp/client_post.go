@@ -170,6 +170,11 @@ func (s *ClientStream) awaitPrevious(out outgoing) {
 	if p == nil {
 		return
 	}
+	select {
+	case <-p.headers:
+		return // the usual case: no timer needed
+	default:
+	}
 	var limit <-chan time.Time
 	if !p.handshake {
 		if out.onlyAnswers {

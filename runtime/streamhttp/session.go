@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -132,6 +133,17 @@ func (s *Session) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// tryDeliver hands one line to Read if Read is waiting for one, and
+// reports whether it did.
+func (s *Session) tryDeliver(line []byte) bool {
+	select {
+	case s.lines <- line:
+		return true
+	default:
+		return false
+	}
+}
+
 // deliver hands one line to Read. It reports false when the session ended
 // or stop closed first.
 func (s *Session) deliver(line []byte, stop <-chan struct{}) bool {
@@ -174,10 +186,54 @@ func (s *Session) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// outMessage is what routing needs to know of a message the server sends.
+// outMessage is what routing needs to know of a message the server sends:
+// its id (nil when absent or null) and whether it has a method.
 type outMessage struct {
-	ID     *jsonrpc.ID `json:"id"`
-	Method *string     `json:"method"`
+	ID     *jsonrpc.ID
+	Method bool
+}
+
+// errNotMessage reports a message that is not an object, or whose id or
+// method has the wrong type.
+var errNotMessage = errors.New("streamhttp: id or method of the wrong type")
+
+// readOutMessage reads msg's id and method as encoding/json would decode
+// them into pointers (names matched without regard to case, the last of
+// duplicates winning, null as absent). msg must be valid JSON other than
+// a batch; null has neither, and what is not an object is an error.
+func readOutMessage(msg []byte) (outMessage, error) {
+	var m outMessage
+	if msg[0] != '{' {
+		if msg[0] == 'n' {
+			return m, nil
+		}
+		return m, errNotMessage
+	}
+	err := jsonscan.DecodeObject(msg, func(key, value []byte) error {
+		switch {
+		case bytes.EqualFold(key, []byte("id")):
+			m.ID = nil
+			if value[0] == 'n' {
+				return nil
+			}
+			id := new(jsonrpc.ID)
+			if err := id.UnmarshalJSON(value); err != nil {
+				return err
+			}
+			m.ID = id
+		case bytes.EqualFold(key, []byte("method")):
+			switch value[0] {
+			case 'n':
+				m.Method = false
+			case '"':
+				m.Method = true
+			default:
+				return errNotMessage
+			}
+		}
+		return nil
+	})
+	return m, err
 }
 
 // WriteRelated routes one message (see [jsonrpc.RelatedWriter]): an
@@ -190,9 +246,17 @@ type outMessage struct {
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
 	var m outMessage
-	if len(msg) > 0 && msg[0] != '[' && json.Unmarshal(msg, &m) != nil {
-		s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
-		return nil
+	if len(msg) > 0 {
+		var err error
+		if !json.Valid(msg) {
+			err = errors.New("not JSON")
+		} else if msg[0] != '[' {
+			m, err = readOutMessage(msg)
+		}
+		if err != nil {
+			s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
+			return nil
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,7 +271,7 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	case m.Method == nil && m.ID != nil: // an answer
+	case !m.Method && m.ID != nil: // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
@@ -389,17 +453,27 @@ func (s *Session) release(st *stream) {
 	}
 }
 
-// eventsAfter returns st's stored events after seq, and false when some
-// of them have been evicted. s.mu is held.
-func (s *Session) eventsAfter(st *stream, seq uint64) ([]*event, bool) {
+// appendEventsAfter appends to *b, as SSE events, st's stored events
+// after seq up to upTo, and returns the sequence number of the last one
+// (seq when there is none); it returns false when some of them have been
+// evicted. s.mu is held.
+func (s *Session) appendEventsAfter(b *[]byte, st *stream, seq, upTo uint64) (uint64, bool) {
 	if seq < st.evicted {
-		return nil, false
+		return seq, false
 	}
 	i := len(st.events)
 	for i > 0 && st.events[i-1].seq > seq {
 		i--
 	}
-	return append([]*event(nil), st.events[i:]...), true
+	last := seq
+	for _, e := range st.events[i:] {
+		if e.seq > upTo {
+			break
+		}
+		*b = appendEvent(*b, st.id, e.seq, e.data)
+		last = e.seq
+	}
+	return last, true
 }
 
 // Close ends the session (see [Session.End]) and records that its
