@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -288,6 +289,54 @@ func FuzzReadOutMessage(f *testing.F) {
 		if got.Method != (want.Method != nil) || (got.ID == nil) != (want.ID == nil) ||
 			(got.ID != nil && got.ID.String() != want.ID.String()) {
 			t.Fatalf("readOutMessage(%q) = id %v method %v; encoding/json: id %v method %v", msg, got.ID, got.Method, want.ID, want.Method)
+		}
+	})
+}
+
+// acceptsByParsing is accepts as it was written, parsing every part: the
+// reference FuzzAccepts holds the faster one to.
+func acceptsByParsing(values []string) (jsonOK, streamOK bool) {
+	if len(values) == 0 {
+		return true, true
+	}
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || params["q"] == "0" {
+				continue
+			}
+			switch mt {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK, streamOK
+}
+
+// FuzzAccepts checks that reading the Accept header without parsing the
+// parts that have no parameters gives what parsing them all gave.
+func FuzzAccepts(f *testing.F) {
+	for _, seed := range []string{
+		"application/json, text/event-stream", "text/event-stream", "APPLICATION/JSON", "*/*;q=0", "text/*; q=0.5",
+		"application/json;q=0, text/event-stream", ",,", "", "application/ json", "text/event-stream;;", "application/*,text/html",
+	} {
+		f.Add(seed, "")
+	}
+	f.Add("application/json", "text/event-stream")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		values := []string{a}
+		if b != "" {
+			values = append(values, b)
+		}
+		j, s := accepts(values)
+		wj, ws := acceptsByParsing(values)
+		if j != wj || s != ws {
+			t.Fatalf("accepts(%q) = %v, %v; parsing every part gives %v, %v", values, j, s, wj, ws)
 		}
 	})
 }

@@ -65,9 +65,16 @@ func toLine(body []byte) ([]byte, bool) {
 	return b.Bytes(), true
 }
 
+// isJSONType reports whether the media type of the Content-Type ct is
+// application/json.
+func isJSONType(ct string) bool {
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt == "application/json"
+}
+
 // post handles a POST: one message (or a batch) from the client.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSONType(ct) {
 		httpError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		return
 	}
@@ -116,7 +123,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.id != "" {
-		w.Header().Set(h.proto.SessionHeader, s.id)
+		w.Header()[h.sessionKey] = s.idValue
 	}
 	if !s.begin() {
 		httpError(w, http.StatusTooManyRequests, "too many requests open in this session")

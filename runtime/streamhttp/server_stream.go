@@ -155,7 +155,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	if s == nil {
 		return
 	}
-	w.Header().Set(h.proto.SessionHeader, s.id)
+	w.Header()[h.sessionKey] = s.idValue
 	var streamID, seq uint64
 	last := r.Header.Get("Last-Event-ID")
 	if last != "" {
@@ -222,9 +222,10 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, owner, seq uint64, line []byte) {
 	rc := http.NewResponseController(w)
 	hdr := w.Header()
-	hdr.Set("Content-Type", "text/event-stream")
-	hdr.Set("Cache-Control", "no-cache, no-transform")
-	hdr.Set("X-Accel-Buffering", "no")
+	vals := []string{"text/event-stream", "no-cache, no-transform", "no"} // one allocation for the three
+	hdr["Content-Type"] = vals[0:1:1]
+	hdr["Cache-Control"] = vals[1:2:2]
+	hdr["X-Accel-Buffering"] = vals[2:3:3]
 	w.WriteHeader(http.StatusOK)
 	s.mu.Lock()
 	gen := st.closeGen

@@ -26,8 +26,9 @@ import (
 // (as a jsonrpc.Conn uses them); the other methods are safe for
 // concurrent use.
 type Session struct {
-	h  *Handler
-	id string // "" in stateless mode
+	h       *Handler
+	id      string   // "" in stateless mode
+	idValue []string // the session header's value: id
 
 	lines chan []byte   // POST bodies handed to Read, one line each
 	rbuf  []byte        // the rest of the line Read is returning
@@ -102,6 +103,7 @@ func newSession(h *Handler, id string) *Session {
 	s := &Session{
 		h:         h,
 		id:        id,
+		idValue:   []string{id},
 		lines:     make(chan []byte),
 		done:      make(chan struct{}),
 		closed:    make(chan struct{}),
