@@ -97,6 +97,9 @@ func inspectOutgoing(msg []byte, handshake string) outgoing {
 // compactID returns id without insignificant whitespace, the form ids are
 // matched in.
 func compactID(id json.RawMessage) json.RawMessage {
+	if bytes.IndexAny(id, " \t\r\n") < 0 {
+		return id // nothing to remove
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, id) != nil {
 		return id

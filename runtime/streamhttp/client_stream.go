@@ -173,7 +173,9 @@ func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
 			return nil
 		}
 		if owed && len(st.pending) == 0 {
-			drain(body)
+			if !p.sawEOF() {
+				drain(body)
+			}
 			return nil
 		}
 	}

@@ -467,6 +467,11 @@ func (s *Session) appendEventsAfter(b *[]byte, st *stream, seq, upTo uint64) (ui
 	for i > 0 && st.events[i-1].seq > seq {
 		i--
 	}
+	need := 0
+	for _, e := range st.events[i:] {
+		need += len(e.data) + 64 // the data and the event's fields
+	}
+	*b = slices.Grow(*b, need)
 	last := seq
 	for _, e := range st.events[i:] {
 		if e.seq > upTo {
