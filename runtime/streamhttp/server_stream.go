@@ -232,7 +232,7 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 	s.mu.Unlock()
 	b := appendControl(nil, st.id, seq, h.opts.Retry)
 	if line != nil && !s.tryDeliver(line) {
-		if !h.writeEvents(w, rc, b, true) {
+		if !h.writeEvents(w, rc, b) {
 			return
 		}
 		b = b[:0]
@@ -262,7 +262,7 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 		if closing {
 			b = appendControl(b, st.id, last, retry)
 		}
-		if len(b) > 0 && !h.writeEvents(w, rc, b, true) {
+		if len(b) > 0 && !h.writeEvents(w, rc, b) {
 			return
 		}
 		b = b[:0]
@@ -318,19 +318,13 @@ func appendEvent(b []byte, streamID, seq uint64, data []byte) []byte {
 	return append(b, "\n\n"...)
 }
 
-// writeEvents writes b, and flushes what was written when flush is set,
-// within WriteTimeout, reporting false when the client did not take it.
-// An empty b with flush unset writes nothing.
-func (h *Handler) writeEvents(w http.ResponseWriter, rc *http.ResponseController, b []byte, flush bool) bool {
-	if len(b) == 0 && !flush {
-		return true
-	}
+// writeEvents writes b and flushes it (with whatever was written
+// before) within WriteTimeout, reporting false when the client did not
+// take it.
+func (h *Handler) writeEvents(w http.ResponseWriter, rc *http.ResponseController, b []byte) bool {
 	deadline := rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout)) == nil
-	var err error
-	if len(b) > 0 {
-		_, err = w.Write(b)
-	}
-	if err == nil && flush {
+	_, err := w.Write(b)
+	if err == nil {
 		err = rc.Flush()
 	}
 	if deadline {
