@@ -97,7 +97,7 @@ func inspectOutgoing(msg []byte, handshake string) outgoing {
 // compactID returns id without insignificant whitespace, the form ids are
 // matched in.
 func compactID(id json.RawMessage) json.RawMessage {
-	if bytes.IndexAny(id, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(id, " \t\r\n") {
 		return id // nothing to remove
 	}
 	var b bytes.Buffer
