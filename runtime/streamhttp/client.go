@@ -132,8 +132,10 @@ func (o ClientOptions) withDefaults() ClientOptions {
 type ClientStream struct {
 	url   string
 	proto Protocol
-	opts  ClientOptions
-	log   *slog.Logger
+	// sessionKey and versionKey are proto's headers in canonical form.
+	sessionKey, versionKey string
+	opts                   ClientOptions
+	log                    *slog.Logger
 
 	ctx    context.Context // ends at Close or on a fatal error
 	cancel context.CancelFunc
@@ -181,15 +183,17 @@ func Dial(ctx context.Context, rawURL string, proto Protocol, opts ClientOptions
 	}
 	opts = opts.withDefaults()
 	s := &ClientStream{
-		url:       u.String(),
-		proto:     proto,
-		opts:      opts,
-		log:       opts.Logger,
-		incoming:  make(chan []byte, 16),
-		failed:    make(chan struct{}),
-		closed:    make(chan struct{}),
-		handshook: proto.Handshake == "",
-		awaited:   make(map[string]bool),
+		url:        u.String(),
+		proto:      proto,
+		sessionKey: http.CanonicalHeaderKey(proto.SessionHeader),
+		versionKey: http.CanonicalHeaderKey(proto.VersionHeader),
+		opts:       opts,
+		log:        opts.Logger,
+		incoming:   make(chan []byte, 16),
+		failed:     make(chan struct{}),
+		closed:     make(chan struct{}),
+		handshook:  proto.Handshake == "",
+		awaited:    make(map[string]bool),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
@@ -313,11 +317,12 @@ func (s *ClientStream) setHeaders(h http.Header, handshake bool) bool {
 	s.mu.Lock()
 	sid, ver := s.sessionID, s.version
 	s.mu.Unlock()
+	vals := []string{sid, ver} // one allocation for both
 	if sid != "" && s.proto.SessionHeader != "" {
-		h.Set(s.proto.SessionHeader, sid)
+		h[s.sessionKey] = vals[0:1:1]
 	}
 	if ver != "" && s.proto.VersionHeader != "" && !handshake {
-		h.Set(s.proto.VersionHeader, ver)
+		h[s.versionKey] = vals[1:2:2]
 	}
 	return sid != "" && s.proto.SessionHeader != ""
 }

@@ -97,6 +97,9 @@ func inspectOutgoing(msg []byte, handshake string) outgoing {
 // compactID returns id without insignificant whitespace, the form ids are
 // matched in.
 func compactID(id json.RawMessage) json.RawMessage {
+	if !bytes.ContainsAny(id, " \t\r\n") {
+		return id // nothing to remove
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, id) != nil {
 		return id
@@ -140,8 +143,9 @@ func (s *ClientStream) post(msg []byte) error {
 		return s.fail(fmt.Errorf("streamhttp: POST: %w", err))
 	}
 	withSession := s.setHeaders(req.Header, out.handshake != nil)
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
+	vals := []string{"application/json, text/event-stream", "application/json"} // one allocation for both
+	req.Header["Accept"] = vals[0:1:1]
+	req.Header["Content-Type"] = vals[1:2:2]
 	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
 	s.expect(out.requests)
 	if !s.spawn(func() {
@@ -169,6 +173,11 @@ func (s *ClientStream) awaitPrevious(out outgoing) {
 	p := s.prev
 	if p == nil {
 		return
+	}
+	select {
+	case <-p.headers:
+		return // the usual case: no timer needed
+	default:
 	}
 	var limit <-chan time.Time
 	if !p.handshake {
@@ -298,7 +307,11 @@ func (s *ClientStream) fatalStatus(method string, resp *http.Response, withSessi
 // mediaType returns the response's media type, lower case, without
 // parameters.
 func mediaType(resp *http.Response) string {
-	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := resp.Header.Get("Content-Type")
+	if ct == "text/event-stream" || ct == "application/json" {
+		return ct // the usual values need no parsing
+	}
+	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return ""
 	}

@@ -173,9 +173,29 @@ func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
 			return nil
 		}
 		if owed && len(st.pending) == 0 {
+			if !p.sawEOF() {
+				drain(body)
+			}
 			return nil
 		}
 	}
+}
+
+// Bounds of drain.
+const (
+	drainWait  = time.Second
+	drainBytes = 64 << 10
+)
+
+// drain reads what is left of a POST's event stream once its answers
+// came, so that its connection serves the next request instead of being
+// closed: a server ends the stream after the answer. A server that keeps
+// it open past drainWait, or sends more than drainBytes, loses the
+// connection.
+func drain(body io.ReadCloser) {
+	t := time.AfterFunc(drainWait, func() { body.Close() })
+	defer t.Stop()
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, drainBytes))
 }
 
 // resume opens a GET stream for st, carrying Last-Event-ID when st has

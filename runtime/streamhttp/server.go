@@ -21,10 +21,11 @@ import (
 // starts (or resumes a stream with Last-Event-ID), DELETE ends a session.
 // Mount it at the protocol's Path.
 type Handler struct {
-	proto Protocol
-	serve func(*Session)
-	opts  ServerOptions
-	log   *slog.Logger
+	proto      Protocol
+	sessionKey string // proto.SessionHeader in canonical form
+	serve      func(*Session)
+	opts       ServerOptions
+	log        *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[string]*Session   // by id
@@ -40,12 +41,13 @@ type Handler struct {
 func NewHandler(proto Protocol, serve func(*Session), opts ServerOptions) *Handler {
 	opts = opts.withDefaults()
 	return &Handler{
-		proto:    proto,
-		serve:    serve,
-		opts:     opts,
-		log:      opts.Logger,
-		sessions: make(map[string]*Session),
-		all:      make(map[*Session]struct{}),
+		proto:      proto,
+		sessionKey: http.CanonicalHeaderKey(proto.SessionHeader),
+		serve:      serve,
+		opts:       opts,
+		log:        opts.Logger,
+		sessions:   make(map[string]*Session),
+		all:        make(map[*Session]struct{}),
 	}
 }
 
@@ -136,10 +138,16 @@ func accepts(values []string) (jsonOK, streamOK bool) {
 		return true, true
 	}
 	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil || params["q"] == "0" {
-				continue
+		for rest := v; rest != ""; {
+			var part string
+			part, rest, _ = strings.Cut(rest, ",")
+			mt := strings.ToLower(strings.TrimSpace(part))
+			if strings.ContainsRune(mt, ';') { // parameters: parse them
+				var params map[string]string
+				var err error
+				if mt, params, err = mime.ParseMediaType(mt); err != nil || params["q"] == "0" {
+					continue
+				}
 			}
 			switch mt {
 			case "application/json", "application/*":

@@ -17,8 +17,13 @@ import (
 // AllowedOrigins). Elsewhere an Origin must be listed when AllowedOrigins
 // is not empty. It returns 403 and why, or 0.
 func (h *Handler) checkOrigin(r *http.Request) (int, string) {
-	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	local := addr != nil && isLoopback(addr.String())
+	var local bool
+	switch addr := r.Context().Value(http.LocalAddrContextKey).(type) {
+	case *net.TCPAddr:
+		local = addr.IP.IsLoopback() // as isLoopback(addr.String()), without formatting it
+	case net.Addr:
+		local = isLoopback(addr.String())
+	}
 	if local && !isLoopback(r.Host) && !slices.Contains(h.opts.AllowedHosts, r.Host) {
 		return http.StatusForbidden, "Host " + jsonrpc.Truncate(r.Host) + " is not allowed"
 	}

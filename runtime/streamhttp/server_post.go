@@ -5,25 +5,34 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"slices"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // readBody reads a POST body within MaxBodyBytes, answering 413 past it.
+// The body it returns has room for one more byte (the line's end).
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	limit := h.opts.MaxBodyBytes
 	if r.ContentLength > limit {
 		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body larger than %d bytes", limit))
 		return nil, false
 	}
-	size := r.ContentLength
-	if size < 0 || size > 64<<10 {
-		size = 64 << 10 // grow with what actually arrives
+	if n := r.ContentLength; n >= 0 && n <= 64<<10 {
+		// The length is announced and small: net/http reads no more than
+		// it, so one exact read does.
+		body := make([]byte, n, n+1)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			httpError(w, http.StatusBadRequest, "reading the body failed")
+			return nil, false
+		}
+		return body, true
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+1))
+	buf := bytes.NewBuffer(make([]byte, 0, 64<<10)) // grow with what actually arrives
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	switch {
@@ -37,9 +46,35 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 	return buf.Bytes(), true
 }
 
+// toLine checks that body is JSON and returns it as the line a Session
+// hands its connection: without surrounding whitespace, compacted only
+// when a line end is inside it, then a newline (appended in place when
+// body has room). It reports false when body is not JSON.
+func toLine(body []byte) ([]byte, bool) {
+	if !json.Valid(body) {
+		return nil, false
+	}
+	body = jsonscan.TrimSpace(body)
+	if bytes.IndexByte(body, '\n') < 0 && bytes.IndexByte(body, '\r') < 0 {
+		return append(body, '\n'), true
+	}
+	var b bytes.Buffer
+	b.Grow(len(body) + 1)
+	_ = json.Compact(&b, body)
+	b.WriteByte('\n')
+	return b.Bytes(), true
+}
+
+// isJSONType reports whether the media type of the Content-Type ct is
+// application/json.
+func isJSONType(ct string) bool {
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt == "application/json"
+}
+
 // post handles a POST: one message (or a batch) from the client.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSONType(ct) {
 		httpError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		return
 	}
@@ -52,19 +87,16 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !json.Valid(body) {
+	line, ok := toLine(body)
+	if !ok {
 		rpcError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: invalid JSON")
 		return
 	}
-	var line bytes.Buffer
-	line.Grow(len(body) + 1)
-	_ = json.Compact(&line, body)
-	line.WriteByte('\n')
-	ids, handshake, ok := h.classify(w, line.Bytes())
+	ids, handshake, ok := h.classify(w, line)
 	if !ok {
 		return
 	}
-	batch := line.Bytes()[0] == '['
+	batch := line[0] == '['
 
 	var s *Session
 	created := false
@@ -91,7 +123,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.id != "" {
-		w.Header().Set(h.proto.SessionHeader, s.id)
+		w.Header()[h.sessionKey] = s.idValue
 	}
 	if !s.begin() {
 		httpError(w, http.StatusTooManyRequests, "too many requests open in this session")
@@ -100,7 +132,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	defer s.finish()
 
 	if len(ids) == 0 {
-		if !s.deliver(line.Bytes(), r.Context().Done()) {
+		if !s.deliver(line, r.Context().Done()) {
 			httpError(w, http.StatusNotFound, "session ended")
 			return
 		}
@@ -119,9 +151,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.detach(st, 1) // open made this response its first owner
 	if useJSON {
-		h.answerJSON(w, r, s, st, line.Bytes())
+		h.answerJSON(w, r, s, st, line)
 	} else {
-		h.serveStream(w, r, s, st, 1, 0, line.Bytes())
+		h.serveStream(w, r, s, st, 1, 0, line)
 	}
 	if created && s.handshakeFailed() {
 		s.End()
@@ -136,30 +168,39 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 // -32600, as does a single request whose id is not a string, a number or
 // null.
 func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, handshake, ok bool) {
-	var msgs []json.RawMessage
+	line = jsonscan.TrimSpace(line)
+	msgs := [][]byte{line}
 	if line[0] == '[' {
-		_ = json.Unmarshal(line, &msgs)
+		msgs = arrayElements(line)
 		if len(msgs) == 0 {
 			rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: empty batch")
 			return nil, false, false
 		}
-	} else {
-		msgs = []json.RawMessage{line}
 	}
 	single := len(msgs) == 1 && line[0] != '['
 	for _, raw := range msgs {
-		var m map[string]json.RawMessage
-		if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		if raw[0] != '{' {
 			if single {
 				rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: a message must be a JSON object")
 				return nil, false, false
 			}
 			continue // the connection answers it within the batch
 		}
-		method, hasMethod := m["method"]
-		rawID, hasID := m["id"]
-		_, hasResult := m["result"]
-		_, hasError := m["error"]
+		var method, rawID []byte
+		var hasMethod, hasID, hasResult, hasError bool
+		_ = jsonscan.DecodeObject(raw, func(key, value []byte) error {
+			switch string(key) { // exact names; the last of duplicates wins
+			case "method":
+				method, hasMethod = value, true
+			case "id":
+				rawID, hasID = value, true
+			case "result":
+				hasResult = true
+			case "error":
+				hasError = true
+			}
+			return nil
+		})
 		switch {
 		case hasMethod && hasID:
 			var id jsonrpc.ID
@@ -173,8 +214,7 @@ func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, ha
 			if !slices.Contains(ids, id.String()) { // the connection refuses a repeated one within its batch
 				ids = append(ids, id.String())
 			}
-			var name string
-			if single && json.Unmarshal(method, &name) == nil && name == h.proto.Handshake && name != "" {
+			if single && h.proto.Handshake != "" && method[0] == '"' && jsonscan.Unquote(method) == h.proto.Handshake {
 				handshake = true
 			}
 		case !hasMethod && !hasResult && !hasError && single:
@@ -186,4 +226,19 @@ func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, ha
 		handshake = true // no handshake: any message opens a session
 	}
 	return ids, handshake, true
+}
+
+// arrayElements returns the elements of the JSON array b, valid JSON.
+func arrayElements(b []byte) [][]byte {
+	var elems [][]byte
+	i := jsonscan.SkipSpace(b, 1)
+	for i < len(b) && b[i] != ']' {
+		end := jsonscan.SkipValue(b, i)
+		elems = append(elems, b[i:end])
+		i = jsonscan.SkipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = jsonscan.SkipSpace(b, i+1)
+		}
+	}
+	return elems
 }

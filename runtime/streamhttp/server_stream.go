@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"strconv"
@@ -155,7 +155,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	if s == nil {
 		return
 	}
-	w.Header().Set(h.proto.SessionHeader, s.id)
+	w.Header()[h.sessionKey] = s.idValue
 	var streamID, seq uint64
 	last := r.Header.Get("Last-Event-ID")
 	if last != "" {
@@ -187,7 +187,13 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 // formatEventID and parseEventID name an event by its stream and
 // sequence number, so that a Last-Event-ID finds its stream.
 func formatEventID(streamID, seq uint64) string {
-	return strconv.FormatUint(streamID, 10) + "_" + strconv.FormatUint(seq, 10)
+	return string(appendEventID(nil, streamID, seq))
+}
+
+func appendEventID(b []byte, streamID, seq uint64) []byte {
+	b = strconv.AppendUint(b, streamID, 10)
+	b = append(b, '_')
+	return strconv.AppendUint(b, seq, 10)
 }
 
 func parseEventID(id string) (streamID, seq uint64, ok bool) {
@@ -209,45 +215,42 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 // complete (its answer written), the client goes away or does not read
 // within WriteTimeout, the session ends, CloseStream asks, or a
 // resumption takes the stream over.
+//
+// What is written is flushed before the stream waits for anything (the
+// connection to take line, a message) and when it ends, so that an answer
+// ready at once leaves with the first event in one write.
 func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, owner, seq uint64, line []byte) {
 	rc := http.NewResponseController(w)
 	hdr := w.Header()
-	hdr.Set("Content-Type", "text/event-stream")
-	hdr.Set("Cache-Control", "no-cache, no-transform")
-	hdr.Set("X-Accel-Buffering", "no")
+	vals := []string{"text/event-stream", "no-cache, no-transform", "no"} // one allocation for the three
+	hdr["Content-Type"] = vals[0:1:1]
+	hdr["Cache-Control"] = vals[1:2:2]
+	hdr["X-Accel-Buffering"] = vals[2:3:3]
 	w.WriteHeader(http.StatusOK)
 	s.mu.Lock()
 	gen := st.closeGen
 	s.mu.Unlock()
-	if !h.writeEvents(w, rc, control(st.id, seq, h.opts.Retry)) {
-		return
-	}
-	if line != nil && !s.deliver(line, r.Context().Done()) {
-		return
+	b := appendControl(nil, st.id, seq, h.opts.Retry)
+	if line != nil && !s.tryDeliver(line) {
+		if !h.writeEvents(w, rc, b) {
+			return
+		}
+		b = b[:0]
+		if !s.deliver(line, r.Context().Done()) {
+			return
+		}
 	}
 	var tick <-chan time.Time
-	if h.opts.KeepAlive > 0 {
-		t := time.NewTicker(h.opts.KeepAlive)
-		defer t.Stop()
-		tick = t.C
-	}
 	for {
 		s.mu.Lock()
-		events, ok := s.eventsAfter(st, seq)
-		complete := st.complete()
 		closing, retry := st.closeGen != gen, st.retry
-		replaced := st.owner != owner
+		upTo := uint64(math.MaxUint64)
 		if closing {
-			// Only what was stored when CloseStream was called.
-			for len(events) > 0 && events[len(events)-1].seq > st.closeAt {
-				events = events[:len(events)-1]
-			}
-			complete = false
+			upTo = st.closeAt // only what was stored when CloseStream was called
 		}
-		var b []byte // built under the lock: release may drop the data
-		for _, e := range events {
-			b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
-		}
+		last, ok := s.appendEventsAfter(&b, st, seq, upTo)
+		complete := st.complete() && !closing
+		replaced := st.owner != owner
 		s.mu.Unlock()
 		if replaced {
 			return
@@ -256,11 +259,15 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			h.log.Warn("streamhttp: a client read too slowly; its events were evicted", "session", s.id)
 			return
 		}
-		if len(events) > 0 {
-			if !h.writeEvents(w, rc, b) {
-				return
-			}
-			seq = events[len(events)-1].seq
+		if closing {
+			b = appendControl(b, st.id, last, retry)
+		}
+		if len(b) > 0 && !h.writeEvents(w, rc, b) {
+			return
+		}
+		b = b[:0]
+		if last > seq {
+			seq = last
 			s.mu.Lock()
 			st.written = max(st.written, seq)
 			s.mu.Unlock()
@@ -272,15 +279,17 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			return
 		}
 		if closing {
-			h.writeEvents(w, rc, control(st.id, seq, retry))
 			return
+		}
+		if tick == nil && h.opts.KeepAlive > 0 {
+			t := time.NewTicker(h.opts.KeepAlive)
+			defer t.Stop()
+			tick = t.C
 		}
 		select {
 		case <-st.wake:
 		case <-tick:
-			if !h.writeEvents(w, rc, []byte(":\n\n")) {
-				return
-			}
+			b = append(b, ":\n\n"...)
 		case <-r.Context().Done():
 			return
 		case <-s.done:
@@ -289,23 +298,29 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 	}
 }
 
-// control is an event without a message: its id is the stream's position
-// and retry the delay before the client should reconnect.
-func control(streamID, seq uint64, retry time.Duration) []byte {
-	return fmt.Appendf(nil, "id: %s\nretry: %d\ndata: \n\n", formatEventID(streamID, seq), retry.Milliseconds())
+// appendControl appends an event without a message: its id is the
+// stream's position and retry the delay before the client should
+// reconnect.
+func appendControl(b []byte, streamID, seq uint64, retry time.Duration) []byte {
+	b = append(b, "id: "...)
+	b = appendEventID(b, streamID, seq)
+	b = append(b, "\nretry: "...)
+	b = strconv.AppendInt(b, retry.Milliseconds(), 10)
+	return append(b, "\ndata: \n\n"...)
 }
 
 // appendEvent appends one SSE event carrying a message (one line of JSON).
-func appendEvent(b []byte, id string, data []byte) []byte {
+func appendEvent(b []byte, streamID, seq uint64, data []byte) []byte {
 	b = append(b, "id: "...)
-	b = append(b, id...)
+	b = appendEventID(b, streamID, seq)
 	b = append(b, "\ndata: "...)
 	b = append(b, data...)
 	return append(b, "\n\n"...)
 }
 
-// writeEvents writes b and flushes it within WriteTimeout, reporting
-// false when the client did not take it.
+// writeEvents writes b and flushes it (with whatever was written
+// before) within WriteTimeout, reporting false when the client did not
+// take it.
 func (h *Handler) writeEvents(w http.ResponseWriter, rc *http.ResponseController, b []byte) bool {
 	deadline := rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout)) == nil
 	_, err := w.Write(b)

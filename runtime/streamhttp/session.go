@@ -25,8 +25,9 @@ import (
 // (as a jsonrpc.Conn uses them); the other methods are safe for
 // concurrent use.
 type Session struct {
-	h  *Handler
-	id string // "" in stateless mode
+	h       *Handler
+	id      string   // "" in stateless mode
+	idValue []string // the session header's value: id
 
 	lines chan []byte   // POST bodies handed to Read, one line each
 	rbuf  []byte        // the rest of the line Read is returning
@@ -101,6 +102,7 @@ func newSession(h *Handler, id string) *Session {
 	s := &Session{
 		h:         h,
 		id:        id,
+		idValue:   []string{id},
 		lines:     make(chan []byte),
 		done:      make(chan struct{}),
 		closed:    make(chan struct{}),
@@ -130,6 +132,17 @@ func (s *Session) Read(p []byte) (int, error) {
 	n := copy(p, s.rbuf)
 	s.rbuf = s.rbuf[n:]
 	return n, nil
+}
+
+// tryDeliver hands one line to Read if Read is waiting for one, and
+// reports whether it did.
+func (s *Session) tryDeliver(line []byte) bool {
+	select {
+	case s.lines <- line:
+		return true
+	default:
+		return false
+	}
 }
 
 // deliver hands one line to Read. It reports false when the session ended
@@ -174,12 +187,6 @@ func (s *Session) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// outMessage is what routing needs to know of a message the server sends.
-type outMessage struct {
-	ID     *jsonrpc.ID `json:"id"`
-	Method *string     `json:"method"`
-}
-
 // WriteRelated routes one message (see [jsonrpc.RelatedWriter]): an
 // answer to the stream of the request it answers, a message related to a
 // request to that request's event stream while it is unanswered, anything
@@ -190,9 +197,17 @@ type outMessage struct {
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
 	var m outMessage
-	if len(msg) > 0 && msg[0] != '[' && json.Unmarshal(msg, &m) != nil {
-		s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
-		return nil
+	if len(msg) > 0 {
+		var err error
+		if !json.Valid(msg) {
+			err = errors.New("not JSON")
+		} else if msg[0] != '[' {
+			m, err = readOutMessage(msg)
+		}
+		if err != nil {
+			s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
+			return nil
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,7 +222,7 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	case m.Method == nil && m.ID != nil: // an answer
+	case !m.Method && m.ID != nil: // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
@@ -387,19 +402,6 @@ func (s *Session) release(st *stream) {
 		s.store = slices.DeleteFunc(s.store, func(e *event) bool { return e.released })
 		s.released = 0
 	}
-}
-
-// eventsAfter returns st's stored events after seq, and false when some
-// of them have been evicted. s.mu is held.
-func (s *Session) eventsAfter(st *stream, seq uint64) ([]*event, bool) {
-	if seq < st.evicted {
-		return nil, false
-	}
-	i := len(st.events)
-	for i > 0 && st.events[i-1].seq > seq {
-		i--
-	}
-	return append([]*event(nil), st.events[i:]...), true
 }
 
 // Close ends the session (see [Session.End]) and records that its

@@ -37,6 +37,7 @@ type parsedEvent struct {
 // name: the parser never buffers more, whatever the server sends.
 type sseParser struct {
 	r   *bufio.Reader
+	src eofReader // what r reads
 	max int
 
 	started   bool // the first line was read (the BOM is checked on it)
@@ -61,8 +62,28 @@ type sseParser struct {
 // newSSEParser returns a parser reading r, bounding lines and event data to
 // max bytes.
 func newSSEParser(r io.Reader, max int) *sseParser {
-	return &sseParser{r: bufio.NewReaderSize(r, 4096), max: max}
+	p := &sseParser{src: eofReader{r: r}, max: max}
+	p.r = bufio.NewReaderSize(&p.src, 4096)
+	return p
 }
+
+// eofReader notes when its reader has returned io.EOF.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofReader) Read(b []byte) (int, error) {
+	n, err := e.r.Read(b)
+	if err == io.EOF {
+		e.eof = true
+	}
+	return n, err
+}
+
+// sawEOF reports whether the stream's end has been read (events may be
+// left in the buffer).
+func (p *sseParser) sawEOF() bool { return p.src.eof }
 
 // Next returns the next event that carries data. Events with an empty data
 // buffer (no data field) only update LastID. At the end of the stream it
