@@ -229,6 +229,11 @@ func special(w uint64) uint64 {
 // '"', a '\\' or a control character, or len(b) when there is none. It
 // reads eight bytes at a time.
 func PlainRun(b []byte, i int) int {
+	for ; i+16 <= len(b); i += 16 {
+		if special(binary.LittleEndian.Uint64(b[i:]))|special(binary.LittleEndian.Uint64(b[i+8:])) != 0 {
+			break
+		}
+	}
 	for ; i+8 <= len(b); i += 8 {
 		if special(binary.LittleEndian.Uint64(b[i:])) != 0 {
 			break

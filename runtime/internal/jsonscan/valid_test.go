@@ -49,20 +49,21 @@ func TestValidDepth(t *testing.T) {
 	}
 }
 
-// TestSpecial checks the eight-byte test against a byte-by-byte one for
-// every byte value in every position.
-func TestSpecial(t *testing.T) {
-	for pos := 0; pos < 8; pos++ {
-		for c := 0; c < 256; c++ {
-			b := []byte("abcdefgh")
-			b[pos] = byte(c)
-			want := c < 0x20 || c == '"' || c == '\\'
-			got := PlainRun(b, 0) < 8
-			if got != want {
-				t.Fatalf("byte %#x at %d: special = %v, want %v", c, pos, got, want)
-			}
-			if want && PlainRun(b, 0) != pos {
-				t.Fatalf("byte %#x at %d: PlainRun = %d", c, pos, PlainRun(b, 0))
+// TestPlainRun checks the eight- and sixteen-byte tests against a
+// byte-by-byte one for every byte value in every position.
+func TestPlainRun(t *testing.T) {
+	for _, n := range []int{7, 8, 15, 16, 24, 33} {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("abcdefgh", 5)[:n])
+				b[pos] = byte(c)
+				want := n
+				if c < 0x20 || c == '"' || c == '\\' {
+					want = pos
+				}
+				if got := PlainRun(b, 0); got != want {
+					t.Fatalf("byte %#x at %d of %d: PlainRun = %d, want %d", c, pos, n, got, want)
+				}
 			}
 		}
 	}
