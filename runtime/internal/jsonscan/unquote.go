@@ -1,9 +1,9 @@
 package jsonscan
 
 import (
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // UnquoteString decodes the JSON string literal b (quotes included) as
@@ -27,39 +27,47 @@ func UnquoteString(b []byte) (string, bool) {
 }
 
 // unquoteSlow is UnquoteString for a literal with escapes or invalid
-// UTF-8.
+// UTF-8. It decodes into a buffer that becomes the string without a
+// copy: nothing else refers to the buffer.
 func unquoteSlow(b []byte) (string, bool) {
-	var sb strings.Builder
-	sb.Grow(len(b) - 2)
 	last := len(b) - 1 // the closing quote
+	buf := make([]byte, 0, last-1)
 	for i := 1; i < last; {
-		j := PlainRun(b[:last], i)
-		writeUTF8(&sb, b[i:j])
+		// Text between escapes is copied byte by byte while it is short
+		// ASCII, as in text with many escapes; a long run, or one with
+		// other bytes, is found eight bytes at a time and copied at once.
+		j := i
+		for ; j < last && j-i < 16; j++ {
+			c := b[j]
+			if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+				break
+			}
+			buf = append(buf, c)
+		}
+		if j < last && (j-i == 16 || b[j] >= utf8.RuneSelf) {
+			i, j = j, PlainRun(b[:last], j)
+			buf = appendUTF8(buf, b[i:j])
+		}
 		if j == last {
 			break
 		}
 		if b[j] != '\\' || j+1 >= last {
 			return "", false // a quote or control character inside
 		}
+		i = j + 2
 		switch c := b[j+1]; c {
 		case '"', '\\', '/':
-			sb.WriteByte(c)
-			i = j + 2
+			buf = append(buf, c)
 		case 'b':
-			sb.WriteByte('\b')
-			i = j + 2
+			buf = append(buf, '\b')
 		case 'f':
-			sb.WriteByte('\f')
-			i = j + 2
+			buf = append(buf, '\f')
 		case 'n':
-			sb.WriteByte('\n')
-			i = j + 2
+			buf = append(buf, '\n')
 		case 'r':
-			sb.WriteByte('\r')
-			i = j + 2
+			buf = append(buf, '\r')
 		case 't':
-			sb.WriteByte('\t')
-			i = j + 2
+			buf = append(buf, '\t')
 		case 'u':
 			r, ok := hex4(b[:last], j+2)
 			if !ok {
@@ -78,12 +86,12 @@ func unquoteSlow(b []byte) (string, bool) {
 					r = utf8.RuneError
 				}
 			}
-			sb.WriteRune(r)
+			buf = utf8.AppendRune(buf, r)
 		default:
 			return "", false
 		}
 	}
-	return sb.String(), true
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
 }
 
 // hex4 reads the four hexadecimal digits at b[i:].
@@ -108,20 +116,20 @@ func hex4(b []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// writeUTF8 writes s, each byte that is not part of valid UTF-8 replaced
-// by U+FFFD.
-func writeUTF8(sb *strings.Builder, s []byte) {
+// appendUTF8 appends s, each byte that is not part of valid UTF-8
+// replaced by U+FFFD.
+func appendUTF8(buf, s []byte) []byte {
 	if utf8.Valid(s) {
-		sb.Write(s)
-		return
+		return append(buf, s...)
 	}
 	for len(s) > 0 {
 		r, size := utf8.DecodeRune(s)
 		if r == utf8.RuneError && size == 1 {
-			sb.WriteRune(utf8.RuneError)
+			buf = utf8.AppendRune(buf, utf8.RuneError)
 		} else {
-			sb.Write(s[:size])
+			buf = append(buf, s[:size]...)
 		}
 		s = s[size:]
 	}
+	return buf
 }

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // MaxDepth is the deepest nesting of arrays and objects that Valid
 // accepts, the same limit as encoding/json's.
@@ -216,9 +219,11 @@ const (
 	high uint64 = 0x8080808080808080
 )
 
-// special is not zero when w holds a '"', a '\\' or a byte below 0x20.
-// (Each term is the classic test for a zero byte, or a byte below n, in
-// a word: exact about whether there is one.)
+// special has the high bit set in the first byte of w (in memory order)
+// that is a '"', a '\\' or below 0x20, and in no byte before it; it is
+// zero when there is none. (Each term is the classic test for a zero
+// byte, or a byte below n, in a word: a borrow can only mark bytes after
+// a true one.)
 func special(w uint64) uint64 {
 	quote := w ^ (ones * '"')
 	slash := w ^ (ones * '\\')
@@ -227,17 +232,24 @@ func special(w uint64) uint64 {
 
 // PlainRun returns the index of the first byte at or after i that is a
 // '"', a '\\' or a control character, or len(b) when there is none. It
-// reads eight bytes at a time.
+// reads eight bytes at a time and finds the byte in the word without a
+// loop.
 func PlainRun(b []byte, i int) int {
 	for ; i+16 <= len(b); i += 16 {
-		if special(binary.LittleEndian.Uint64(b[i:]))|special(binary.LittleEndian.Uint64(b[i+8:])) != 0 {
-			break
+		m0 := special(binary.LittleEndian.Uint64(b[i:]))
+		m1 := special(binary.LittleEndian.Uint64(b[i+8:]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return i + bits.TrailingZeros64(m0)/8
+			}
+			return i + 8 + bits.TrailingZeros64(m1)/8
 		}
 	}
-	for ; i+8 <= len(b); i += 8 {
-		if special(binary.LittleEndian.Uint64(b[i:])) != 0 {
-			break
+	if i+8 <= len(b) {
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
+		i += 8
 	}
 	for ; i < len(b); i++ {
 		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {

@@ -18,6 +18,11 @@ func FuzzValid(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		for i := 0; i <= len(b); i++ {
+			if got, want := PlainRun(b, i), naivePlainRun(b, i); got != want {
+				t.Fatalf("PlainRun(%q, %d) = %d, want %d", b, i, got, want)
+			}
+		}
 		want := json.Valid(b)
 		if got := Valid(b); got != want {
 			t.Fatalf("Valid(%q) = %v, json.Valid says %v", b, got, want)
@@ -63,6 +68,37 @@ func TestPlainRun(t *testing.T) {
 				}
 				if got := PlainRun(b, 0); got != want {
 					t.Fatalf("byte %#x at %d of %d: PlainRun = %d, want %d", c, pos, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// naivePlainRun is PlainRun byte by byte.
+func naivePlainRun(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return i
+}
+
+// TestPlainRunFirstOfTwo puts two special bytes in the same words:
+// PlainRun finds the first.
+func TestPlainRunFirstOfTwo(t *testing.T) {
+	specials := []byte{0, 0x1f, '"', '\\'}
+	for _, n := range []int{8, 16, 24} {
+		for p := 0; p < n; p++ {
+			for q := p + 1; q < n; q++ {
+				for _, c := range specials {
+					for _, d := range specials {
+						b := []byte(strings.Repeat("\x80bcdefgh", 3)[:n])
+						b[p], b[q] = c, d
+						if got := PlainRun(b, 0); got != p {
+							t.Fatalf("%q: PlainRun = %d, want %d", b, got, p)
+						}
+					}
 				}
 			}
 		}
