@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 )
 
 // incoming is a peer request or notification on its way to the handler.
@@ -25,11 +27,18 @@ type incoming struct {
 }
 
 // handleFrame decodes one frame (a message or a batch) and dispatches it.
+// A message object is checked to be valid JSON in the same pass that
+// reads its members; anything else is checked first.
 func (c *Conn) handleFrame(frame []byte) {
 	whole := frame
 	frame = trimSpace(frame)
-	if !json.Valid(frame) {
-		c.replyFromReader(c.errorResponse(NullID, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}))
+	if len(frame) > 0 && frame[0] == '{' {
+		m, rpcErr := decodeChecked(frame, &c.names)
+		c.dispatch(&m, rpcErr, frame, nil, whole)
+		return
+	}
+	if !jsonscan.Valid(frame) {
+		c.replyFromReader(c.errorResponse(NullID, errParse))
 		return
 	}
 	if len(frame) > 0 && frame[0] == '[' {
@@ -44,8 +53,17 @@ func (c *Conn) handleFrame(frame []byte) {
 // a response's frame can then go back to the reader.
 func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 	m, rpcErr := decodeValid(b, &c.names)
+	c.dispatch(&m, rpcErr, b, batch, frame)
+}
+
+// dispatch acts on the message m decoded from b, or answers rpcErr.
+func (c *Conn) dispatch(m *message, rpcErr *Error, b []byte, batch *batchReply, frame []byte) {
+	if rpcErr == errParse {
+		c.replyFromReader(c.errorResponse(NullID, errParse))
+		return
+	}
 	if rpcErr != nil && m.kind == kindResponse {
-		c.rejectResponse(&m, rpcErr)
+		c.rejectResponse(m, rpcErr)
 		return
 	}
 	if rpcErr != nil {
@@ -56,7 +74,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 	switch m.kind {
 	case kindResponse:
 		m.frame = frame
-		c.deliver(&m)
+		c.deliver(m)
 	case kindNotification:
 		if c.opts.Cancellation != CancelNone && m.method == c.opts.Cancellation.Method() {
 			// The protocol's own cancellation is the connection's
@@ -75,7 +93,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 			c.queued.release(in.size)
 		}
 	case kindRequest:
-		c.acceptRequest(&m, batch, int64(len(b)))
+		c.acceptRequest(m, batch, int64(len(b)))
 	}
 }
 

@@ -23,6 +23,9 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Add([]byte(`{"json\u0072pc":"2.0","method":"m","id":1}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, rpcErr := decodeMessage(b)
+		if (rpcErr == nil || rpcErr.Code != CodeParseError) && !json.Valid(b) {
+			t.Fatalf("invalid JSON not reported as a parse error: %q", b)
+		}
 		if rpcErr != nil {
 			if rpcErr.Code != CodeParseError && rpcErr.Code != CodeInvalidRequest {
 				t.Fatalf("decode error code %d", rpcErr.Code)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -83,6 +84,60 @@ func TestRecycledFramesKeepResults(t *testing.T) {
 			for k, e := range errs {
 				if want, _ := json.Marshal(text(7 * k)); string(e.Data) != string(want) {
 					t.Errorf("error data %d changed after later calls: %s, want %s", k, e.Data, want)
+				}
+			}
+		})
+	}
+}
+
+// TestRetainedParamsKeepTheirBytes has handlers keep the raw params of
+// every request and notification, past their return, and checks at the
+// end that later frames overwrote none of them: a frame whose params a
+// handler may still hold is never handed back to the reader.
+func TestRetainedParamsKeepTheirBytes(t *testing.T) {
+	const messages = 200
+	text := func(i int) string { return fmt.Sprintf(`[%d,"%s"]`, i, strings.Repeat(string(rune('a'+i%26)), i%50)) }
+	for _, f := range []framing.Framing{framing.ContentLength, framing.NDJSON} {
+		t.Run(f.Name(), func(t *testing.T) {
+			var requests, notes [messages]json.RawMessage
+			lastNote := make(chan struct{})
+			server := HandlerFunc(func(_ context.Context, req *Request) (any, error) {
+				var args [2]any
+				if err := json.Unmarshal(req.Params, &args); err != nil {
+					return nil, err
+				}
+				i := int(args[0].(float64))
+				if req.IsNotification() {
+					notes[i] = req.Params // notifications run one at a time
+					if i == messages-1 {
+						close(lastNote)
+					}
+					return nil, nil
+				}
+				requests[i] = req.Params // each index is written by one handler
+				return i, nil
+			})
+			client, _ := pair(t, Options{Framing: f}, Options{Framing: f, Handler: server})
+			ctx := context.Background()
+			for i := range messages {
+				if err := client.Call(ctx, "r", json.RawMessage(text(i)), nil); err != nil {
+					t.Fatalf("call %d: %v", i, err)
+				}
+				if err := client.Notify(ctx, "n", json.RawMessage(text(i))); err != nil {
+					t.Fatalf("notification %d: %v", i, err)
+				}
+			}
+			select {
+			case <-lastNote:
+			case <-time.After(waitLimit):
+				t.Fatal("the last notification was never handled")
+			}
+			for i := range messages {
+				if string(requests[i]) != text(i) {
+					t.Errorf("params of request %d changed after later messages: %s, want %s", i, requests[i], text(i))
+				}
+				if string(notes[i]) != text(i) {
+					t.Errorf("params of notification %d changed after later messages: %s, want %s", i, notes[i], text(i))
 				}
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 )
 
 // kind classifies a decoded message.
@@ -42,51 +44,120 @@ type message struct {
 // m.kind is kindResponse when the message is an invalid response (it has
 // result or error and no method), which must not be answered.
 func decodeMessage(b []byte) (m message, rpcErr *Error) {
-	b = trimSpace(b)
-	if !json.Valid(b) {
-		return message{id: NullID}, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}
+	return decodeChecked(trimSpace(b), nil)
+}
+
+// errParse answers a frame that is not valid JSON.
+var errParse = &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}
+
+// decodeChecked is decodeValid for b, without surrounding space, not yet
+// known to be valid JSON: an object is checked while its members are
+// read, in one pass, and anything that is not valid JSON is the parse
+// error (with a null id).
+func decodeChecked(b []byte, names *nameCache) (message, *Error) {
+	if len(b) > 0 && b[0] == '{' {
+		var e envelope
+		if !e.read(b, true) {
+			return message{id: NullID}, errParse
+		}
+		return e.decode(names)
 	}
-	return decodeValid(b, nil)
+	if !jsonscan.Valid(b) {
+		return message{id: NullID}, errParse
+	}
+	return decodeValid(b, names)
 }
 
 // decodeValid is decodeMessage for input already known to be valid JSON.
 // Method names are taken from names when it is not nil.
 func decodeValid(b []byte, names *nameCache) (m message, rpcErr *Error) {
-	m.id = NullID
+	var e envelope
 	if len(b) == 0 || b[0] != '{' {
-		return m, invalidRequest("a message must be a JSON object")
+		return message{id: NullID}, invalidRequest("a message must be a JSON object")
 	}
-	var version, id, method, params, result, errObj []byte
-	var hasID, hasMethod, hasParams, hasResult, hasError bool
-	for i := skipSpace(b, 1); i < len(b) && b[i] == '"'; {
-		keyEnd := skipString(b, i)
+	e.read(b, false)
+	return e.decode(names)
+}
+
+// envelope holds the members of a message object that JSON-RPC defines,
+// as raw values aliasing the frame.
+type envelope struct {
+	version, id, method, params, result, errObj      []byte
+	hasID, hasMethod, hasParams, hasResult, hasError bool
+}
+
+// read reads the members of the object b. With check it also checks
+// that b is exactly one valid JSON object, and reports whether it is;
+// without, b must be one.
+func (e *envelope) read(b []byte, check bool) bool {
+	i := skipSpace(b, 1)
+	if check && i < len(b) && b[i] == '}' {
+		return i == len(b)-1
+	}
+	for i < len(b) && b[i] == '"' {
+		var keyEnd, end int
+		if check {
+			var ok bool
+			if keyEnd, ok = jsonscan.CheckString(b, i); !ok {
+				return false
+			}
+		} else {
+			keyEnd = skipString(b, i)
+		}
 		key := b[i+1 : keyEnd-1]
 		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 			key = unquoteBytes(b[i:keyEnd])
 		}
-		i = skipSpace(b, keyEnd) + 1 // past ':'
-		i = skipSpace(b, i)
-		end := skipValue(b, i)
-		val := b[i:end]
-		switch string(key) {
-		case "jsonrpc":
-			version = val
-		case "id":
-			id, hasID = val, true
-		case "method":
-			method, hasMethod = val, true
-		case "params":
-			params, hasParams = val, true
-		case "result":
-			result, hasResult = val, true
-		case "error":
-			errObj, hasError = val, true
+		i = skipSpace(b, keyEnd)
+		if check && (i >= len(b) || b[i] != ':') {
+			return false
 		}
+		i = skipSpace(b, i+1) // past ':'
+		if check {
+			var ok bool
+			if end, ok = jsonscan.CheckValueIn(b, i, 1); !ok {
+				return false
+			}
+		} else {
+			end = skipValue(b, i)
+		}
+		e.member(key, b[i:end])
 		i = skipSpace(b, end)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
+			if check && (i >= len(b) || b[i] != '"') {
+				return false
+			}
+		} else if check {
+			return i == len(b)-1 && b[i] == '}'
 		}
 	}
+	return !check
+}
+
+// member records the member key of a message, if JSON-RPC defines it.
+func (e *envelope) member(key, val []byte) {
+	switch string(key) {
+	case "jsonrpc":
+		e.version = val
+	case "id":
+		e.id, e.hasID = val, true
+	case "method":
+		e.method, e.hasMethod = val, true
+	case "params":
+		e.params, e.hasParams = val, true
+	case "result":
+		e.result, e.hasResult = val, true
+	case "error":
+		e.errObj, e.hasError = val, true
+	}
+}
+
+// decode checks the envelope against JSON-RPC and makes it a message.
+func (e *envelope) decode(names *nameCache) (m message, rpcErr *Error) {
+	m.id = NullID
+	version, id, method, params, result, errObj := e.version, e.id, e.method, e.params, e.result, e.errObj
+	hasID, hasMethod, hasParams, hasResult, hasError := e.hasID, e.hasMethod, e.hasParams, e.hasResult, e.hasError
 	if !hasMethod && (hasResult || hasError) {
 		// A response, valid or not: an invalid one is reported with this
 		// kind so that it is never answered.

@@ -54,6 +54,11 @@ var scalarSamples = []string{
 	`1e400`, `3.4e39`, `Infinity`, `NaN`, `0x10`, `1_000`,
 	`true`, `false`, `null`, `tru`, `[]`, `{}`, `[1]`, `{"a":1}`, ``, ` 1`, `1 `,
 	` null`, `null `, "\tnull\r\n", ` "x" `, "\ntrue", ` -1.5e3 `,
+	// Strings longer than one eight-byte word, with escapes, surrogates
+	// (paired, lone, reversed) and invalid UTF-8 at every kind of place.
+	`"0123456789abcdef\"0123456789"`, `"0123456789\\abcdef"`, `"\ud83d\ude00 and \ud83d alone, \ude00\ud83d reversed"`,
+	`"\ud83d\u0041"`, `"Привет, 世界 🙂 <>&\u2028"`, "\"abcdefgh\xffabcdefgh\xc3(\\n\"", "\"abcdefgh\x1fabcdefgh\"",
+	`"\q12345678"`, `"\u12"`, `"12345678\u00"`, `"12345678\`,
 }
 
 func TestScalarDecodersMatchEncodingJSON(t *testing.T) {

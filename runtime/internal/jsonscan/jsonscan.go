@@ -37,14 +37,22 @@ func TrimSpace(b []byte) []byte {
 }
 
 // SkipString returns the index just past the string literal starting at
-// b[i] (a '"'), in valid JSON.
+// b[i] (a '"'), in valid JSON. It looks for the closing quote with
+// bytes.IndexByte, so a long string costs little.
 func SkipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for i++; i < len(b); {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			break
+		}
+		i += j
+		k := i // the quote is escaped after an odd run of backslashes
+		for b[k-1] == '\\' {
+			k--
+		}
+		i++
+		if (i-1-k)%2 == 0 {
+			return i
 		}
 	}
 	return len(b)
@@ -88,8 +96,8 @@ func SkipValue(b []byte, i int) int {
 // Unquote decodes a JSON string literal known to be valid. Invalid UTF-8
 // becomes U+FFFD, as encoding/json does.
 func Unquote(b []byte) string {
-	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
-		return string(b[1 : len(b)-1])
+	if s, ok := UnquoteString(b); ok {
+		return s
 	}
 	var s string
 	_ = json.Unmarshal(b, &s) // valid by construction
