@@ -65,6 +65,12 @@ func (f *file) add(code ...jen.Code) {
 // A protocol whose Go names would collide in the generated package gives
 // an [idl.Errors] positioned at the IDL names at fault.
 func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
+	return generateWith(p, opts, splitCodec)
+}
+
+// generateWith is [Generate], splitting the codec from the declarations with
+// split.
+func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []byte, error)) ([]gen.File, error) {
 	if p == nil {
 		return nil, fmt.Errorf("golang: no protocol")
 	}
@@ -126,7 +132,7 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 	var wg sync.WaitGroup
 	for i, f := range files {
 		f.links = links
-		wg.Go(func() { out[i], errs[i] = f.render() })
+		wg.Go(func() { out[i], errs[i] = f.render(split) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -138,8 +144,9 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 }
 
 // render renders f and formats it: one file, or two when f's JSON codec
-// goes to a file of its own (see [codecParts]).
-func (f *file) render() ([]gen.File, error) {
+// goes to a file of its own (see [codecParts]), split from the rest by
+// split.
+func (f *file) render(split func([]byte) ([]byte, []byte, error)) ([]gen.File, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("golang: rendering %s: %w", f.path, err)
@@ -151,7 +158,7 @@ func (f *file) render() ([]gen.File, error) {
 	if !codecParts[f.path] {
 		return []gen.File{{Path: f.path, Content: src}}, nil
 	}
-	decls, codec, err := splitCodec(src)
+	decls, codec, err := split(src)
 	if err != nil {
 		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
 	}

@@ -1,13 +1,17 @@
 package golang
 
 import (
+	"bytes"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/synthidl"
 )
 
 func TestSplitCodec(t *testing.T) {
@@ -142,5 +146,94 @@ func TestCodecFilesHoldTheCodec(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("no %s generated", name)
 		}
+	}
+}
+
+// TestSplitOnceSameBytes checks that splitting each file from one parse
+// gives the bytes the split gave when it parsed and formatted each half
+// again (splitCodecRef), on every test IDL, every shipped protocol and a
+// synthetic protocol of 500 types and 200 methods.
+func TestSplitOnceSameBytes(t *testing.T) {
+	protocols := map[string]*idl.Protocol{}
+	for _, in := range inputs(t) {
+		p, err := idl.Load(in.path)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
+		protocols[in.name] = p
+	}
+	shipped, err := filepath.Glob(filepath.Join("..", "..", "protocols", "*.yaml"))
+	if err != nil || len(shipped) == 0 {
+		t.Fatalf("no shipped protocols: %v", err)
+	}
+	for _, path := range shipped {
+		p, err := idl.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		protocols["protocols/"+filepath.Base(path)] = p
+	}
+	p, err := idl.Parse("synthetic.yaml", synthidl.Protocol(1, 500, 200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	protocols["synthetic"] = p
+	for name, p := range protocols {
+		got, err := Generate(p, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := generateWith(p, Options{}, splitCodecRef)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d files, want %d", name, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Path != want[i].Path || !bytes.Equal(got[i].Content, want[i].Content) {
+				t.Errorf("%s: %s differs from the two-parse split's %s", name, got[i].Path, want[i].Path)
+			}
+		}
+	}
+}
+
+// TestSplitCodecTight checks that a file whose declarations are not all
+// separated by a blank line (so that go/format aligns across them) splits
+// as the two-parse split does, formatted again.
+func TestSplitCodecTight(t *testing.T) {
+	src := `package p
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+var a = 1 // a
+var bbbb = fmt.Sprint(1) // bbbb
+var ccc = 3 // ccc
+var tab = map[string]int{"x": 1}
+
+func (x T) MarshalJSON() ([]byte, error) { return json.Marshal(tab) }
+
+type T struct{}
+`
+	formatted, err := format.Source([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls, codec, err := splitCodec(formatted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDecls, wantCodec, err := splitCodecRef(formatted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(decls) != string(wantDecls) {
+		t.Errorf("declarations:\n%s\nwant:\n%s", decls, wantDecls)
+	}
+	if string(codec) != string(wantCodec) {
+		t.Errorf("codec:\n%s\nwant:\n%s", codec, wantCodec)
 	}
 }
