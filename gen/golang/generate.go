@@ -105,9 +105,16 @@ func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []b
 		{g.files[0], func(f *file) error { return g.roleFile(f, 0) }},
 		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
 	}
-	var files []*file
-	for _, part := range parts {
-		f := &file{File: jen.NewFile(pkg), path: part.path}
+	// Rendering and formatting, most of the work, need nothing from the
+	// generator: each file is rendered as soon as it is built, while the
+	// next ones are built.
+	links := g.docLinks()
+	out := make([][]gen.File, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, part := range parts {
+		f := &file{File: jen.NewFile(pkg), path: part.path, links: links}
 		// groupImports formats the file once its imports are grouped.
 		f.NoFormat = true
 		for _, l := range gen.GoHeader(p) {
@@ -121,18 +128,8 @@ func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []b
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}
 		if f.decls > 0 {
-			files = append(files, f)
+			wg.Go(func() { out[i], errs[i] = f.render(split) })
 		}
-	}
-	// Rendering and formatting, most of the work, need nothing from the
-	// generator: the files are rendered at the same time.
-	out := make([][]gen.File, len(files))
-	errs := make([]error, len(files))
-	links := g.docLinks()
-	var wg sync.WaitGroup
-	for i, f := range files {
-		f.links = links
-		wg.Go(func() { out[i], errs[i] = f.render(split) })
 	}
 	wg.Wait()
 	for _, err := range errs {
