@@ -179,6 +179,13 @@ func holdsLiteral(lits [][]byte, v []byte) bool {
 // declared fields (inherited ones included) leave the fewest of the
 // object's members unexplained wins; of those, the first declared.
 func ChooseObject(choices []Choice, members []string, value func(i int) []byte) int {
+	return chooseObject(choices, members, value, FieldLiterals)
+}
+
+// chooseObject is [ChooseObject], with the literals of a field given by
+// literals (as [FieldLiterals] gives them), so that a caller choosing
+// many times can remember them.
+func chooseObject(choices []Choice, members []string, value func(i int) []byte, literals func(*Field) [][]byte) int {
 	held := map[string][]int{} // member name -> its indexes in members
 	for i, m := range members {
 		held[m] = append(held[m], i)
@@ -188,7 +195,7 @@ func ChooseObject(choices []Choice, members []string, value func(i int) []byte) 
 		if c.Object == nil {
 			continue
 		}
-		declared, ok := matchObject(c.Object, held, value)
+		declared, ok := matchObject(c.Object, held, value, literals)
 		if ok && declared > bestDeclared {
 			best, bestDeclared = i, declared
 		}
@@ -198,7 +205,7 @@ func ChooseObject(choices []Choice, members []string, value func(i int) []byte) 
 
 // matchObject reports whether an object holding the members held matches
 // the object type t, and how many of its members t declares.
-func matchObject(t *Type, held map[string][]int, value func(i int) []byte) (declared int, ok bool) {
+func matchObject(t *Type, held map[string][]int, value func(i int) []byte, literals func(*Field) [][]byte) (declared int, ok bool) {
 	for _, f := range t.Fields {
 		at := held[f.Name]
 		if len(at) == 0 {
@@ -208,7 +215,7 @@ func matchObject(t *Type, held map[string][]int, value func(i int) []byte) (decl
 			continue
 		}
 		declared++
-		if lits := FieldLiterals(f); lits != nil {
+		if lits := literals(f); lits != nil {
 			for _, i := range at {
 				if !holdsLiteral(lits, value(i)) {
 					return 0, false
