@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A union without a discriminator decides which variant a value is in one
@@ -177,6 +179,13 @@ func holdsLiteral(lits [][]byte, v []byte) bool {
 // declared fields (inherited ones included) leave the fewest of the
 // object's members unexplained wins; of those, the first declared.
 func ChooseObject(choices []Choice, members []string, value func(i int) []byte) int {
+	return chooseObject(choices, members, value, FieldLiterals)
+}
+
+// chooseObject is [ChooseObject], with the literals of a field given by
+// literals (as [FieldLiterals] gives them), so that a caller choosing
+// many times can remember them.
+func chooseObject(choices []Choice, members []string, value func(i int) []byte, literals func(*Field) [][]byte) int {
 	held := map[string][]int{} // member name -> its indexes in members
 	for i, m := range members {
 		held[m] = append(held[m], i)
@@ -186,7 +195,7 @@ func ChooseObject(choices []Choice, members []string, value func(i int) []byte) 
 		if c.Object == nil {
 			continue
 		}
-		declared, ok := matchObject(c.Object, held, value)
+		declared, ok := matchObject(c.Object, held, value, literals)
 		if ok && declared > bestDeclared {
 			best, bestDeclared = i, declared
 		}
@@ -196,7 +205,7 @@ func ChooseObject(choices []Choice, members []string, value func(i int) []byte) 
 
 // matchObject reports whether an object holding the members held matches
 // the object type t, and how many of its members t declares.
-func matchObject(t *Type, held map[string][]int, value func(i int) []byte) (declared int, ok bool) {
+func matchObject(t *Type, held map[string][]int, value func(i int) []byte, literals func(*Field) [][]byte) (declared int, ok bool) {
 	for _, f := range t.Fields {
 		at := held[f.Name]
 		if len(at) == 0 {
@@ -206,7 +215,7 @@ func matchObject(t *Type, held map[string][]int, value func(i int) []byte) (decl
 			continue
 		}
 		declared++
-		if lits := FieldLiterals(f); lits != nil {
+		if lits := literals(f); lits != nil {
 			for _, i := range at {
 				if !holdsLiteral(lits, value(i)) {
 					return 0, false
@@ -225,11 +234,57 @@ func SameJSON(a, b []byte) bool {
 	if bytes.Equal(a, b) {
 		return true
 	}
+	if len(a) == 0 || len(b) == 0 || jsonKind(a[0]) != jsonKind(b[0]) {
+		return false // not JSON, or values of two kinds
+	}
+	switch jsonKind(a[0]) {
+	case 't', 'n':
+		return false // a literal has one spelling
+	case '"':
+		if plainString(a) && plainString(b) {
+			return false // each decodes to its bytes, which differ
+		}
+	case '0':
+		if json.Valid(a) && json.Valid(b) {
+			x, errX := strconv.ParseFloat(string(a), 64)
+			y, errY := strconv.ParseFloat(string(b), 64)
+			if errX == nil && errY == nil {
+				return x == y
+			}
+		}
+	}
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// jsonKind classes the JSON value starting with c: '"' a string, 't' a
+// boolean, 'n' null, '0' a number, '{' an object, '[' an array; c itself
+// when it starts none.
+func jsonKind(c byte) byte {
+	switch {
+	case c == 'f':
+		return 't'
+	case c == '-' || '0' <= c && c <= '9':
+		return '0'
+	}
+	return c
+}
+
+// plainString reports whether s is a JSON string without escapes, in
+// valid UTF-8: one that decodes to the bytes between its quotes.
+func plainString(s []byte) bool {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !utf8.Valid(s) {
+		return false
+	}
+	for _, c := range s[1 : len(s)-1] {
+		if c == '"' || c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // ObjectRequirements describes, for messages, what an object needs to

@@ -100,10 +100,21 @@ type overlap struct {
 	names   []string            // every member an object choice declares
 	values  map[string][][]byte // member -> the values tried when present
 	total   int                 // the objects to try; 0 when too many
+	lits    map[*Field][][]byte // FieldLiterals, remembered
+}
+
+// literals is [FieldLiterals], remembered.
+func (o *overlap) literals(f *Field) [][]byte {
+	lits, ok := o.lits[f]
+	if !ok {
+		lits = FieldLiterals(f)
+		o.lits[f] = lits
+	}
+	return lits
 }
 
 func newOverlap(choices []Choice) *overlap {
-	o := &overlap{choices: choices, fields: make([]map[string]*Field, len(choices)), byKey: map[string][]int{}, values: map[string][][]byte{}, total: 1}
+	o := &overlap{choices: choices, fields: make([]map[string]*Field, len(choices)), byKey: map[string][]int{}, values: map[string][][]byte{}, total: 1, lits: map[*Field][][]byte{}}
 	// The values tried for a member: one no constant is, then its constants.
 	for i, c := range choices {
 		if c.Object == nil {
@@ -191,9 +202,9 @@ func (o *overlap) shadowers(j int) []int {
 				members, held = append(members, n), append(held, o.values[n][state[i]-1])
 			}
 		}
-		if w := ChooseObject(o.choices, members, value); w == j {
+		if w := chooseObject(o.choices, members, value, o.literals); w == j {
 			return nil
-		} else if w >= 0 && ChooseObject(o.choices[j:j+1], members, value) == 0 {
+		} else if w >= 0 && chooseObject(o.choices[j:j+1], members, value, o.literals) == 0 {
 			won[w] = true // an object b matches goes to w
 		}
 		for i := range state { // the next object

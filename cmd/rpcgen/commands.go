@@ -164,11 +164,22 @@ func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
 		goFiles, schemas, docs, orpc      []gen.File
 		goErr, schemaErr, docErr, orpcErr error
 	)
-	if j.outs.openRPC {
-		wg.Go(func() { orpc, orpcErr = openrpc.Generate(p) })
-	}
-	if j.outs.schema {
-		wg.Go(func() { schemas, schemaErr = jsonschema.Generate(p) })
+	if j.outs.schema || j.outs.openRPC {
+		// The OpenRPC document is made from the JSON Schemas.
+		wg.Go(func() {
+			all, err := jsonschema.Generate(p)
+			switch {
+			case err != nil && j.outs.schema:
+				schemaErr = err
+			case err != nil:
+				orpcErr = err
+			case j.outs.openRPC:
+				orpc, orpcErr = openrpc.FromSchemas(p, all)
+			}
+			if j.outs.schema {
+				schemas = all
+			}
+		})
 	}
 	if j.outs.docs {
 		wg.Go(func() { docs, docErr = markdown.Generate(p) })

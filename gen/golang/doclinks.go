@@ -65,7 +65,18 @@ var codeSpan = regexp.MustCompile("`([^`\\s]+)`")
 // not link the name it starts with, the name it documents.
 func linkComments(src []byte, links linkSet) []byte {
 	lines := strings.Split(string(src), "\n")
-	var out []string
+	// out is lines joined with newlines, as rewritten.
+	out := make([]byte, 0, len(src)+len(src)/8)
+	first := true
+	emit := func(lines ...string) {
+		for _, l := range lines {
+			if !first {
+				out = append(out, '\n')
+			}
+			first = false
+			out = append(out, l...)
+		}
+	}
 	self := ""
 	for i := 0; i < len(lines); {
 		if _, ok := commentIndent(lines[i]); ok && (i == 0 || !isComment(lines[i-1])) {
@@ -77,7 +88,7 @@ func linkComments(src []byte, links linkSet) []byte {
 		// it).
 		indent, ok := commentIndent(lines[i])
 		if !ok || plainText(lines[i]) == "" {
-			out = append(out, lines[i])
+			emit(lines[i])
 			i++
 			continue
 		}
@@ -98,15 +109,15 @@ func linkComments(src []byte, links linkSet) []byte {
 		})
 		linked = linkNames(linked, links.bare, self)
 		if linked == text || strings.HasPrefix(plainText(para[0]), " ") || listItem.MatchString(plainText(para[0])) {
-			out = append(out, para...)
+			emit(para...)
 		} else {
 			for _, l := range fill(linked, commentWidth, "") {
-				out = append(out, indent+"// "+l)
+				emit(indent + "// " + l)
 			}
 		}
 		i = j
 	}
-	return []byte(strings.Join(out, "\n"))
+	return out
 }
 
 // linkNames writes as a doc link the first plain mention in text of each

@@ -65,6 +65,12 @@ func (f *file) add(code ...jen.Code) {
 // A protocol whose Go names would collide in the generated package gives
 // an [idl.Errors] positioned at the IDL names at fault.
 func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
+	return generateWith(p, opts, splitCodec)
+}
+
+// generateWith is [Generate], splitting the codec from the declarations with
+// split.
+func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []byte, error)) ([]gen.File, error) {
 	if p == nil {
 		return nil, fmt.Errorf("golang: no protocol")
 	}
@@ -99,9 +105,16 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		{g.files[0], func(f *file) error { return g.roleFile(f, 0) }},
 		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
 	}
-	var files []*file
-	for _, part := range parts {
-		f := &file{File: jen.NewFile(pkg), path: part.path}
+	// Rendering and formatting, most of the work, need nothing from the
+	// generator: each file is rendered as soon as it is built, while the
+	// next ones are built.
+	links := g.docLinks()
+	out := make([][]gen.File, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, part := range parts {
+		f := &file{File: jen.NewFile(pkg), path: part.path, links: links}
 		// groupImports formats the file once its imports are grouped.
 		f.NoFormat = true
 		for _, l := range gen.GoHeader(p) {
@@ -115,18 +128,8 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}
 		if f.decls > 0 {
-			files = append(files, f)
+			wg.Go(func() { out[i], errs[i] = f.render(split) })
 		}
-	}
-	// Rendering and formatting, most of the work, need nothing from the
-	// generator: the files are rendered at the same time.
-	out := make([][]gen.File, len(files))
-	errs := make([]error, len(files))
-	links := g.docLinks()
-	var wg sync.WaitGroup
-	for i, f := range files {
-		f.links = links
-		wg.Go(func() { out[i], errs[i] = f.render() })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -138,8 +141,9 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 }
 
 // render renders f and formats it: one file, or two when f's JSON codec
-// goes to a file of its own (see [codecParts]).
-func (f *file) render() ([]gen.File, error) {
+// goes to a file of its own (see [codecParts]), split from the rest by
+// split.
+func (f *file) render(split func([]byte) ([]byte, []byte, error)) ([]gen.File, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("golang: rendering %s: %w", f.path, err)
@@ -151,7 +155,7 @@ func (f *file) render() ([]gen.File, error) {
 	if !codecParts[f.path] {
 		return []gen.File{{Path: f.path, Content: src}}, nil
 	}
-	decls, codec, err := splitCodec(src)
+	decls, codec, err := split(src)
 	if err != nil {
 		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,46 +31,141 @@ func codecFile(name string) string { return strings.TrimSuffix(name, ".go") + "_
 // that only the codec uses (the tables that tell union variants apart),
 // each half keeping its declarations in order and only the imports it
 // uses. codec is nil when src has no codec.
+//
+// src is parsed once. Each half is src's text, declaration by
+// declaration, under an import block of what the half uses, so that it
+// is already formatted as go/format would print it: top-level
+// declarations separated by a blank line are formatted independently.
+// When two declarations of src are not separated by one, the halves are
+// formatted again.
 func splitCodec(src []byte) (decls, codec []byte, err error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, nil, err
 	}
+	tf := fset.File(f.Pos())
 	inCodec := codecDecls(f)
-	var header, declPart, codecPart []byte
-	prevEnd := 0
+	var (
+		halves      [2]codecHalf // the declarations, then the codec
+		imports     []*ast.ImportSpec
+		importStart = -1
+		prevEnd     = tf.Offset(f.Name.End())
+		tight       bool // two declarations without a blank line between
+	)
 	for i, d := range f.Decls {
-		end := fset.Position(d.End()).Offset
+		end := tf.Offset(d.End())
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			header = append(header, src[prevEnd:end]...)
+			if importStart < 0 {
+				importStart = tf.Offset(g.Pos())
+			}
+			for _, s := range g.Specs {
+				imports = append(imports, s.(*ast.ImportSpec))
+			}
 			prevEnd = end
 			continue
 		}
-		piece := bytes.TrimLeft(src[prevEnd:end], "\n")
+		gap := src[prevEnd:end]
+		piece := bytes.TrimLeft(gap, "\n")
+		tight = tight || len(gap)-len(piece) < 2
 		prevEnd = end
-		if header == nil {
-			// No imports: the header ends with the package clause.
-			pkgEnd := fset.Position(f.Name.End()).Offset
-			header = src[:pkgEnd]
-			piece = bytes.TrimLeft(src[pkgEnd:end], "\n")
-		}
+		h := &halves[0]
 		if inCodec[i] {
-			codecPart = append(append(codecPart, "\n\n"...), piece...)
-		} else {
-			declPart = append(append(declPart, "\n\n"...), piece...)
+			h = &halves[1]
 		}
+		h.body = append(append(h.body, "\n\n"...), piece...)
+		h.addUses(d)
 	}
-	if len(codecPart) == 0 {
+	if len(halves[1].body) == 0 {
 		return src, nil, nil
 	}
-	if decls, err = pruneImports(append(append([]byte(nil), header...), declPart...)); err != nil {
-		return nil, nil, err
+	head := src[:tf.Offset(f.Name.End())]
+	if importStart >= 0 {
+		head = bytes.TrimRight(src[:importStart], "\n")
 	}
-	if codec, err = pruneImports(append(append([]byte(nil), header...), codecPart...)); err != nil {
-		return nil, nil, err
+	var out [2][]byte
+	for i, h := range halves {
+		if out[i], err = h.file(head, imports, tight); err != nil {
+			return nil, nil, err
+		}
 	}
-	return decls, codec, nil
+	return out[0], out[1], nil
+}
+
+// codecHalf is one half of a file split by [splitCodec].
+type codecHalf struct {
+	// body is the half's declarations, each after a blank line.
+	body []byte
+	// uses holds the names its selectors qualify: the imports it needs.
+	uses map[string]bool
+}
+
+// addUses records the package names d's selectors qualify.
+func (h *codecHalf) addUses(d ast.Decl) {
+	if h.uses == nil {
+		h.uses = map[string]bool{}
+	}
+	ast.Inspect(d, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				h.uses[id.Name] = true
+			}
+		}
+		return true
+	})
+}
+
+// file returns the half as a file: head (src up to its imports, or to
+// its package clause when it imports nothing), the imports the half uses,
+// grouped as [groupImports] groups them, then the half's declarations.
+// With tight, the result is formatted again.
+func (h codecHalf) file(head []byte, imports []*ast.ImportSpec, tight bool) ([]byte, error) {
+	var std, other []string
+	for _, spec := range imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			return nil, err
+		}
+		name := path.Base(p)
+		line := spec.Path.Value
+		if spec.Name != nil {
+			name = spec.Name.Name
+			line = name + " " + line
+		}
+		if !h.uses[name] && name != "_" {
+			continue
+		}
+		if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") {
+			other = append(other, line)
+		} else {
+			std = append(std, line)
+		}
+	}
+	out := append([]byte(nil), head...)
+	switch kept := len(std) + len(other); {
+	case kept == 1:
+		out = append(append(out, "\n\nimport "...), slices.Concat(std, other)[0]...)
+	case kept > 1:
+		out = append(out, "\n\nimport (\n"...)
+		for i, group := range [][]string{std, other} {
+			if i == 1 && len(std) > 0 && len(other) > 0 {
+				out = append(out, '\n')
+			}
+			for _, line := range group {
+				out = append(append(append(out, '\t'), line...), '\n')
+			}
+		}
+		out = append(out, ')')
+	}
+	out = append(append(out, h.body...), '\n')
+	if tight {
+		formatted, err := format.Source(out)
+		if err != nil {
+			return nil, fmt.Errorf("formatting: %w", err)
+		}
+		return formatted, nil
+	}
+	return out, nil
 }
 
 // codecDecls reports which top-level declarations of f belong to the
@@ -133,72 +230,4 @@ func codecDecls(f *ast.File) map[int]bool {
 		}
 	}
 	return inCodec
-}
-
-// pruneImports drops the imports src does not use and formats it, its
-// imports grouped as groupImports groups them.
-func pruneImports(src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
-	if err != nil {
-		return nil, err
-	}
-	full, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, err
-	}
-	used := map[string]bool{}
-	ast.Inspect(full, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				used[id.Name] = true
-			}
-		}
-		return true
-	})
-	var kept []string
-	start, end := -1, -1
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.IMPORT {
-			continue
-		}
-		if start < 0 {
-			start = fset.Position(g.Pos()).Offset
-		}
-		end = fset.Position(g.End()).Offset
-		for _, s := range g.Specs {
-			spec := s.(*ast.ImportSpec)
-			p, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				return nil, err
-			}
-			name := path.Base(p)
-			line := spec.Path.Value
-			if spec.Name != nil {
-				name = spec.Name.Name
-				line = name + " " + line
-			}
-			if used[name] || name == "_" {
-				kept = append(kept, line)
-			}
-		}
-	}
-	if start < 0 {
-		return groupImports(src)
-	}
-	var block string
-	switch len(kept) {
-	case 0:
-	case 1:
-		block = "import " + kept[0]
-	default:
-		block = "import (\n" + strings.Join(kept, "\n") + "\n)"
-	}
-	out := append(append(append([]byte(nil), src[:start]...), block...), src[end:]...)
-	formatted, err := groupImports(out)
-	if err != nil {
-		return nil, fmt.Errorf("pruning imports: %w", err)
-	}
-	return formatted, nil
 }

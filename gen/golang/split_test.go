@@ -1,13 +1,18 @@
 package golang
 
 import (
+	"bytes"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/synthidl"
 )
 
 func TestSplitCodec(t *testing.T) {
@@ -142,5 +147,100 @@ func TestCodecFilesHoldTheCodec(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("no %s generated", name)
 		}
+	}
+}
+
+// TestSplitOnceSameBytes checks that splitting each file from one parse
+// gives the bytes the split gave when it parsed and formatted each half
+// again (splitCodecRef), on every test IDL and a synthetic protocol, and
+// without the race detector (which makes it take minutes) on every
+// shipped protocol and a larger synthetic protocol too.
+func TestSplitOnceSameBytes(t *testing.T) {
+	protocols := map[string]*idl.Protocol{}
+	for _, in := range inputs(t) {
+		p, err := idl.Load(in.path)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
+		protocols[in.name] = p
+	}
+	types, methods := 100, 50
+	if !raceEnabled {
+		types, methods = 500, 200
+		shipped, err := filepath.Glob(filepath.Join("..", "..", "protocols", "*.yaml"))
+		if err != nil || len(shipped) == 0 {
+			t.Fatalf("no shipped protocols: %v", err)
+		}
+		for _, path := range shipped {
+			p, err := idl.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			protocols["protocols/"+filepath.Base(path)] = p
+		}
+	}
+	p, err := idl.Parse("synthetic.yaml", synthidl.Protocol(1, types, methods))
+	if err != nil {
+		t.Fatal(err)
+	}
+	protocols["synthetic"] = p
+	for name, p := range protocols {
+		var splits atomic.Int32
+		// Each file to split is split both ways, from the same source.
+		both := func(src []byte) ([]byte, []byte, error) {
+			splits.Add(1)
+			decls, codec, err := splitCodec(src)
+			wantDecls, wantCodec, wantErr := splitCodecRef(src)
+			if (err == nil) != (wantErr == nil) || !bytes.Equal(decls, wantDecls) || !bytes.Equal(codec, wantCodec) {
+				t.Errorf("%s: the one-parse split differs from the two-parse split (errors %v, %v)", name, err, wantErr)
+			}
+			return decls, codec, err
+		}
+		if _, err := generateWith(p, Options{}, both); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if splits.Load() == 0 {
+			t.Errorf("%s: no file was split", name)
+		}
+	}
+}
+
+// TestSplitCodecTight checks that a file whose declarations are not all
+// separated by a blank line (so that go/format aligns across them) splits
+// as the two-parse split does, formatted again.
+func TestSplitCodecTight(t *testing.T) {
+	src := `package p
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+var a = 1 // a
+var bbbb = fmt.Sprint(1) // bbbb
+var ccc = 3 // ccc
+var tab = map[string]int{"x": 1}
+
+func (x T) MarshalJSON() ([]byte, error) { return json.Marshal(tab) }
+
+type T struct{}
+`
+	formatted, err := format.Source([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls, codec, err := splitCodec(formatted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDecls, wantCodec, err := splitCodecRef(formatted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(decls) != string(wantDecls) {
+		t.Errorf("declarations:\n%s\nwant:\n%s", decls, wantDecls)
+	}
+	if string(codec) != string(wantCodec) {
+		t.Errorf("codec:\n%s\nwant:\n%s", codec, wantCodec)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/rpcgen/rpcgen/internal/jsonstr"
 )
@@ -114,59 +114,167 @@ func cloneValue(v any) any {
 }
 
 // parse decodes one JSON value, keeping the order of object members;
-// numbers are kept as written.
+// numbers are kept as written. It reads gen/jsonschema's output: it
+// scans the bytes once, and leaves strings with escapes or invalid UTF-8
+// to encoding/json.
 func parse(data []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	v, err := parseValue(d)
+	p := &parser{data: data}
+	v, err := p.value(0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("openrpc: decoding JSON: %w", err)
 	}
-	if _, err := d.Token(); err != io.EOF {
+	if p.space(); p.i < len(data) {
 		return nil, errors.New("openrpc: data after the JSON value")
 	}
 	return v, nil
 }
 
-// parseValue decodes the next value of d.
-func parseValue(d *json.Decoder) (any, error) {
-	tok, err := d.Token()
-	if err != nil {
-		return nil, fmt.Errorf("openrpc: decoding JSON: %w", err)
-	}
-	switch tok := tok.(type) {
-	case json.Delim:
-		switch tok {
-		case '{':
-			o := obj()
-			for d.More() {
-				k, err := d.Token()
-				if err != nil {
-					return nil, fmt.Errorf("openrpc: decoding JSON: %w", err)
-				}
-				v, err := parseValue(d)
-				if err != nil {
-					return nil, err
-				}
-				o.set(k.(string), v)
-			}
-			_, err := d.Token() // '}'
-			return o, err
-		case '[':
-			list := []any{}
-			for d.More() {
-				v, err := parseValue(d)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			_, err := d.Token() // ']'
-			return list, err
+// maxDepth bounds the nesting of the values parse reads.
+const maxDepth = 10000
+
+// parser reads one JSON value from data, from offset i.
+type parser struct {
+	data []byte
+	i    int
+}
+
+// space skips white space.
+func (p *parser) space() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
 		}
-		return nil, fmt.Errorf("openrpc: unexpected %v", tok)
 	}
-	return tok, nil // nil, bool, string or json.Number
+}
+
+// next skips white space and reports whether the next byte is c, taking
+// it if so.
+func (p *parser) next(c byte) bool {
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// errorf reports a syntax error at the current offset.
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
+}
+
+// value reads the next value, nested depth deep.
+func (p *parser) value(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, p.errorf("nested too deeply")
+	}
+	p.space()
+	if p.i >= len(p.data) {
+		return nil, p.errorf("unexpected end of JSON input")
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		p.i++
+		o := obj()
+		if p.next('}') {
+			return o, nil
+		}
+		for {
+			p.space()
+			k, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			if !p.next(':') {
+				return nil, p.errorf("want ':' after an object key")
+			}
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			o.set(k, v)
+			if p.next('}') {
+				return o, nil
+			}
+			if !p.next(',') {
+				return nil, p.errorf("want ',' or '}' after an object member")
+			}
+		}
+	case c == '[':
+		p.i++
+		list := []any{}
+		if p.next(']') {
+			return list, nil
+		}
+		for {
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+			if p.next(']') {
+				return list, nil
+			}
+			if !p.next(',') {
+				return nil, p.errorf("want ',' or ']' after an array element")
+			}
+		}
+	case c == '"':
+		return p.str()
+	case c == '-' || '0' <= c && c <= '9':
+		start := p.i
+		for p.i < len(p.data) && bytes.IndexByte([]byte("+-.eE0123456789"), p.data[p.i]) >= 0 {
+			p.i++
+		}
+		num := p.data[start:p.i]
+		if !json.Valid(num) {
+			return nil, p.errorf("invalid number %q", num)
+		}
+		return json.Number(num), nil
+	}
+	for _, lit := range []struct {
+		text string
+		v    any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		if bytes.HasPrefix(p.data[p.i:], []byte(lit.text)) {
+			p.i += len(lit.text)
+			return lit.v, nil
+		}
+	}
+	return nil, p.errorf("invalid character %q", p.data[p.i])
+}
+
+// str reads a string.
+func (p *parser) str() (string, error) {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		return "", p.errorf("want a string")
+	}
+	start := p.i
+	plain := true // no escape, and valid UTF-8
+	for p.i++; p.i < len(p.data); p.i++ {
+		switch c := p.data[p.i]; {
+		case c == '"':
+			p.i++
+			raw := p.data[start:p.i]
+			if plain && utf8.Valid(raw) {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", err
+			}
+			return s, nil
+		case c == '\\':
+			plain = false
+			p.i++
+		case c < 0x20:
+			return "", p.errorf("control character in a string")
+		}
+	}
+	return "", p.errorf("unterminated string")
 }
 
 // encode writes v as JSON indented with two spaces, without HTML escapes,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/gen"
+	"github.com/rpcgen/rpcgen/gen/jsonschema"
 	"github.com/rpcgen/rpcgen/idl"
 )
 
@@ -23,7 +24,20 @@ func Generate(p *idl.Protocol) ([]gen.File, error) {
 	if p == nil {
 		return nil, errors.New("openrpc: no protocol")
 	}
-	s, err := loadSchemas(p)
+	schemas, err := jsonschema.Generate(p)
+	if err != nil {
+		return nil, err
+	}
+	return FromSchemas(p, schemas)
+}
+
+// FromSchemas is [Generate] for a caller that has run gen/jsonschema on p
+// already: schemas are its files, which are only read.
+func FromSchemas(p *idl.Protocol, schemas []gen.File) ([]gen.File, error) {
+	if p == nil {
+		return nil, errors.New("openrpc: no protocol")
+	}
+	s, err := loadSchemas(p, schemas)
 	if err != nil {
 		return nil, err
 	}

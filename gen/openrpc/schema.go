@@ -21,13 +21,9 @@ type schemas struct {
 	names map[string]string // file-safe name of each method's schema files
 }
 
-// loadSchemas runs gen/jsonschema on p and converts the named types of
-// its bundle.
-func loadSchemas(p *idl.Protocol) (*schemas, error) {
-	files, err := jsonschema.Generate(p)
-	if err != nil {
-		return nil, err
-	}
+// loadSchemas reads files, the output of gen/jsonschema on p, and
+// converts the named types of its bundle.
+func loadSchemas(p *idl.Protocol, files []gen.File) (*schemas, error) {
 	s := &schemas{files: make(map[string][]byte, len(files)), names: jsonschema.MethodFileNames(p)}
 	for _, f := range files {
 		s.files[f.Path] = f.Content
