@@ -24,6 +24,13 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Meta) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
@@ -51,6 +58,20 @@ func (x RequestMeta) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RequestMeta) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if !x.ProgressToken.IsZero() {
+		b = append(b, `,"progressToken":`...)
+		if b, err = x.ProgressToken.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -86,7 +107,7 @@ func (x RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +168,7 @@ func (x TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -187,7 +208,7 @@ func (x NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -220,6 +241,20 @@ func (x Result) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -255,6 +290,20 @@ func (x EmptyResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EmptyResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EmptyResult) UnmarshalJSON(b []byte) error {
@@ -285,7 +334,7 @@ func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -326,6 +375,24 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
@@ -354,7 +421,6 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x Icon) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"src":`...)
 	b = rpcimpl.AppendString(b, x.Src)
@@ -364,8 +430,17 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Sizes != nil {
 		b = append(b, `,"sizes":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Sizes); err != nil {
-			return nil, err
+		if x.Sizes == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Sizes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Theme != "" {
@@ -417,8 +492,19 @@ func (x Icons) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -496,8 +582,19 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"version":`...)
@@ -562,6 +659,13 @@ func (x Capability) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Capability) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Capability) UnmarshalJSON(b []byte) error {
@@ -620,6 +724,50 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Experimental, func(b []byte, e Capability) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.Roots != nil {
+		b = append(b, `,"roots":`...)
+		if b, err = x.Roots.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = x.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = x.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = x.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "experimental", "roots", "sampling", "elicitation", "tasks")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
@@ -658,13 +806,13 @@ func (x SamplingCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
+		if b, err = x.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tools != nil {
 		b = append(b, `,"tools":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
+		if b, err = x.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -698,13 +846,13 @@ func (x ElicitationCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Form != nil {
 		b = append(b, `,"form":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Form); err != nil {
+		if b, err = x.Form.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.URL != nil {
 		b = append(b, `,"url":`...)
-		if b, err = rpcimpl.AppendValue(b, x.URL); err != nil {
+		if b, err = x.URL.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -738,13 +886,13 @@ func (x ClientTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = rpcimpl.AppendValue(b, x.List); err != nil {
+		if b, err = x.List.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Cancel); err != nil {
+		if b, err = x.Cancel.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -826,7 +974,7 @@ func (x ClientTaskSampling) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.CreateMessage != nil {
 		b = append(b, `,"createMessage":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CreateMessage); err != nil {
+		if b, err = x.CreateMessage.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -858,7 +1006,7 @@ func (x ClientTaskElicitation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Create != nil {
 		b = append(b, `,"create":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Create); err != nil {
+		if b, err = x.Create.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -891,6 +1039,62 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Experimental, func(b []byte, e Capability) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.Logging != nil {
+		b = append(b, `,"logging":`...)
+		if b, err = x.Logging.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Completions != nil {
+		b = append(b, `,"completions":`...)
+		if b, err = x.Completions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Prompts != nil {
+		b = append(b, `,"prompts":`...)
+		if b, err = x.Prompts.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Resources != nil {
+		b = append(b, `,"resources":`...)
+		if b, err = x.Resources.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = x.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = x.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "experimental", "logging", "completions", "prompts", "resources", "tools", "tasks")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -970,13 +1174,13 @@ func (x ServerTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = rpcimpl.AppendValue(b, x.List); err != nil {
+		if b, err = x.List.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Cancel); err != nil {
+		if b, err = x.Cancel.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1050,7 +1254,7 @@ func (x ServerTaskTools) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Call != nil {
 		b = append(b, `,"call":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Call); err != nil {
+		if b, err = x.Call.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1082,8 +1286,17 @@ func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Audience != nil {
 		b = append(b, `,"audience":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Audience); err != nil {
-			return nil, err
+		if x.Audience == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Audience {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Priority != nil {
@@ -1157,7 +1370,7 @@ func (x TextContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1237,7 +1450,7 @@ func (x ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1322,7 +1535,7 @@ func (x AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1401,8 +1614,19 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"uri":`...)
@@ -1427,7 +1651,7 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1513,7 +1737,7 @@ func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"resource":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
+	if b, err = x.Resource.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Annotations != nil {
@@ -1524,7 +1748,7 @@ func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1581,8 +1805,19 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"uri":`...)
@@ -1607,7 +1842,7 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1672,8 +1907,19 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"uriTemplate":`...)
@@ -1694,7 +1940,7 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1757,7 +2003,7 @@ func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1807,7 +2053,7 @@ func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1864,7 +2110,7 @@ func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1915,7 +2161,7 @@ func (x ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1959,7 +2205,7 @@ func (x ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2003,7 +2249,7 @@ func (x SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2047,7 +2293,7 @@ func (x UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2091,7 +2337,7 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2139,6 +2385,42 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Resources == nil {
+		x.Resources = []Resource{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"resources":`...)
+	if x.Resources == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Resources {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "resources")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2189,6 +2471,42 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ResourceTemplates == nil {
+		x.ResourceTemplates = []ResourceTemplate{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"resourceTemplates":`...)
+	if x.ResourceTemplates == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ResourceTemplates {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "resourceTemplates")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
@@ -2235,6 +2553,38 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Contents == nil {
+		x.Contents = []ResourceContentsUnion{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"contents":`...)
+	if x.Contents == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Contents {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "contents")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2336,8 +2686,19 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Description != "" {
@@ -2346,13 +2707,24 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
+		if x.Arguments == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Arguments {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2403,7 +2775,7 @@ func (x PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"role":`...)
 	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
+	if b, err = x.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -2453,6 +2825,42 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Prompts == nil {
+		x.Prompts = []Prompt{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"prompts":`...)
+	if x.Prompts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Prompts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "prompts")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
@@ -2495,7 +2903,7 @@ func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2503,7 +2911,10 @@ func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -2551,6 +2962,42 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Messages == nil {
+		x.Messages = []PromptMessage{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpcimpl.AppendString(b, x.Description)
+	}
+	b = append(b, `,"messages":`...)
+	if x.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "description", "messages")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2603,6 +3050,52 @@ func (x ToolSchema) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "object"
+	} else if x.Type != "object" {
+		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	if x.Schema != "" {
+		b = append(b, `,"$schema":`...)
+		b = rpcimpl.AppendString(b, x.Schema)
+	}
+	b = append(b, `,"type":`...)
+	b = rpcimpl.AppendString(b, x.Type)
+	if x.Properties != nil {
+		b = append(b, `,"properties":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Properties, func(b []byte, e PropertySchema) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.Required != nil {
+		b = append(b, `,"required":`...)
+		if x.Required == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Required {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "$schema", "type", "properties", "required")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolSchema) UnmarshalJSON(b []byte) error {
@@ -2650,6 +3143,13 @@ func (x PropertySchema) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PropertySchema) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2769,8 +3269,19 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Description != "" {
@@ -2778,7 +3289,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"inputSchema":`...)
-	if b, err = rpcimpl.AppendValue(b, x.InputSchema); err != nil {
+	if b, err = x.InputSchema.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Execution != nil {
@@ -2789,7 +3300,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.OutputSchema != nil {
 		b = append(b, `,"outputSchema":`...)
-		if b, err = rpcimpl.AppendValue(b, x.OutputSchema); err != nil {
+		if b, err = x.OutputSchema.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2801,7 +3312,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2866,6 +3377,42 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []Tool{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"tools":`...)
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "tools")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
@@ -2908,7 +3455,7 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2922,7 +3469,13 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -2972,6 +3525,54 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Content == nil {
+		x.Content = []ContentBlock{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"content":`...)
+	if x.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if x.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpcimpl.AppendMap(b, x.StructuredContent, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.IsError {
+		b = append(b, `,"isError":`...)
+		b = rpcimpl.AppendBool(b, x.IsError)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "content", "structuredContent", "isError")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3135,6 +3736,24 @@ func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"task":`...)
+	if b, err = x.Task.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "task")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
@@ -3176,6 +3795,42 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = rpcimpl.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpcimpl.AppendString(b, x.Status)
+	if x.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpcimpl.AppendString(b, x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpcimpl.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = rpcimpl.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = rpcimpl.AppendInt(b, *x.PollInterval)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3243,6 +3898,42 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = rpcimpl.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpcimpl.AppendString(b, x.Status)
+	if x.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpcimpl.AppendString(b, x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpcimpl.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = rpcimpl.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = rpcimpl.AppendInt(b, *x.PollInterval)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3347,6 +4038,20 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
@@ -3381,6 +4086,42 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tasks == nil {
+		x.Tasks = []Task{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"tasks":`...)
+	if x.Tasks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tasks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "tasks")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3425,7 +4166,7 @@ func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3513,7 +4254,7 @@ func (x SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3557,7 +4298,7 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3568,7 +4309,7 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Logger)
 	}
 	b = append(b, `,"data":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -3744,12 +4485,12 @@ func (x CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"ref":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Ref); err != nil {
+	if b, err = x.Ref.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"argument":`...)
@@ -3849,7 +4590,10 @@ func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -3882,6 +4626,24 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"completion":`...)
+	if b, err = x.Completion.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "completion")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3933,11 +4695,19 @@ func (x Completion) AppendJSON(b []byte) ([]byte, error) {
 	if x.Values == nil {
 		x.Values = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-		return nil, err
+	if x.Values == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.Total != nil {
 		b = append(b, `,"total":`...)
@@ -4015,12 +4785,18 @@ func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"input":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Input); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Input, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4105,12 +4881,29 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"toolUseId":`...)
 	b = rpcimpl.AppendString(b, x.ToolUseID)
 	b = append(b, `,"content":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
-		return nil, err
+	if x.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.StructuredContent != nil {
 		b = append(b, `,"structuredContent":`...)
-		if b, err = rpcimpl.AppendValue(b, x.StructuredContent); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.StructuredContent, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -4120,7 +4913,7 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4179,12 +4972,12 @@ func (x SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"role":`...)
 	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
+	if b, err = x.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4260,8 +5053,19 @@ func (x ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Hints != nil {
 		b = append(b, `,"hints":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Hints); err != nil {
-			return nil, err
+		if x.Hints == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Hints {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.CostPriority != nil {
@@ -4367,7 +5171,7 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4378,8 +5182,19 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"messages":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
-		return nil, err
+	if x.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ModelPreferences != nil {
 		b = append(b, `,"modelPreferences":`...)
@@ -4405,20 +5220,46 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.MaxTokens)
 	if x.StopSequences != nil {
 		b = append(b, `,"stopSequences":`...)
-		if b, err = rpcimpl.AppendValue(b, x.StopSequences); err != nil {
-			return nil, err
+		if x.StopSequences == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.StopSequences {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Metadata, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tools != nil {
 		b = append(b, `,"tools":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-			return nil, err
+		if x.Tools == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tools {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ToolChoice != nil {
@@ -4494,6 +5335,32 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"role":`...)
+	b = rpcimpl.AppendString(b, x.Role)
+	b = append(b, `,"content":`...)
+	if b, err = x.Content.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"model":`...)
+	b = rpcimpl.AppendString(b, x.Model)
+	if x.StopReason != "" {
+		b = append(b, `,"stopReason":`...)
+		b = rpcimpl.AppendString(b, x.StopReason)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "role", "content", "model", "stopReason")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
@@ -4552,7 +5419,7 @@ func (x Root) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4600,6 +5467,38 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Roots == nil {
+		x.Roots = []Root{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"roots":`...)
+	if x.Roots == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Roots {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4940,7 +5839,6 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
@@ -4953,8 +5851,17 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
-		return nil, err
+	if x.Enum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.Default != "" {
 		b = append(b, `,"default":`...)
@@ -5041,8 +5948,19 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"oneOf":`...)
-	if b, err = rpcimpl.AppendValue(b, x.OneOf); err != nil {
-		return nil, err
+	if x.OneOf == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.OneOf {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Default != "" {
 		b = append(b, `,"default":`...)
@@ -5136,8 +6054,17 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
-			return nil, err
+		if x.Default == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Default {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5232,8 +6159,17 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
-			return nil, err
+		if x.Default == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Default {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5308,7 +6244,6 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
@@ -5321,13 +6256,31 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
-		return nil, err
+	if x.Enum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.EnumNames != nil {
 		b = append(b, `,"enumNames":`...)
-		if b, err = rpcimpl.AppendValue(b, x.EnumNames); err != nil {
-			return nil, err
+		if x.EnumNames == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.EnumNames {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Default != "" {
@@ -5404,13 +6357,21 @@ func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"enum":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
-		return nil, err
+	if x.Enum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5467,8 +6428,19 @@ func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"anyOf":`...)
-	if b, err = rpcimpl.AppendValue(b, x.AnyOf); err != nil {
-		return nil, err
+	if x.AnyOf == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.AnyOf {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5540,13 +6512,22 @@ func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendInt(b, *x.MaxItems)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
+	if b, err = x.Items.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
-			return nil, err
+		if x.Default == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Default {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5630,13 +6611,28 @@ func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Properties, func(b []byte, e PrimitiveSchemaDefinition) ([]byte, error) {
+		var err error
+		if b, err = e.AppendJSON(b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	if x.Required != nil {
 		b = append(b, `,"required":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
-			return nil, err
+		if x.Required == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Required {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5686,7 +6682,7 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5776,7 +6772,7 @@ func (x ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5852,6 +6848,34 @@ func (x ElicitResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"action":`...)
+	b = rpcimpl.AppendString(b, x.Action)
+	if x.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Content, func(b []byte, e ElicitValue) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "action", "content")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5972,6 +6996,32 @@ func (x URLElicitationRequiredData) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x URLElicitationRequiredData) AppendJSON(b []byte) ([]byte, error) {
+	if x.Elicitations == nil {
+		x.Elicitations = []ElicitRequestURLParams{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"elicitations":`...)
+	if x.Elicitations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Elicitations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "elicitations")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
@@ -6010,14 +7060,14 @@ func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"protocolVersion":`...)
 	b = rpcimpl.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Capabilities); err != nil {
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"clientInfo":`...)
@@ -6075,6 +7125,34 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"protocolVersion":`...)
+	b = rpcimpl.AppendString(b, x.ProtocolVersion)
+	b = append(b, `,"capabilities":`...)
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"serverInfo":`...)
+	if b, err = x.ServerInfo.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Instructions != "" {
+		b = append(b, `,"instructions":`...)
+		b = rpcimpl.AppendString(b, x.Instructions)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "protocolVersion", "capabilities", "serverInfo", "instructions")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
@@ -6127,13 +7205,13 @@ func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.RequestID.IsZero() {
 		b = append(b, `,"requestId":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RequestID); err != nil {
+		if b, err = x.RequestID.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6176,12 +7254,12 @@ func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"progressToken":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ProgressToken); err != nil {
+	if b, err = x.ProgressToken.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"progress":`...)
