@@ -14,14 +14,14 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
+	plain := &plainASCII
+	if escapeHTML {
+		plain = &plainHTML
+	}
 	for i := 0; i < len(s); {
-		i = plainRun(s, i, escapeHTML)
-		if i == len(s) {
-			break
-		}
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
-				i++
+			if plain[c] {
+				i = plainRun(s, i+1, escapeHTML)
 				continue
 			}
 			dst = append(dst, s[start:i]...)
@@ -89,12 +89,26 @@ func plainRun(s string, i int, escapeHTML bool) int {
 			break
 		}
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || escapeHTML && (c == '<' || c == '>' || c == '&') {
-			return i
-		}
+	plain := &plainASCII
+	if escapeHTML {
+		plain = &plainHTML
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
 	}
 	return i
+}
+
+// plainASCII and plainHTML tell the bytes written as they are, without
+// and with HTML escaping.
+var plainASCII, plainHTML = plainTables()
+
+func plainTables() (plain, html [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		plain[c] = c != '"' && c != '\\'
+		html[c] = plain[c] && c != '<' && c != '>' && c != '&'
+	}
+	return plain, html
 }
 
 // hasByte returns a word whose high bit is set in some byte when some byte
