@@ -83,6 +83,9 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -1823,6 +1826,9 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -1966,6 +1972,9 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2300,6 +2309,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		var e int64
 		if err := rpcimpl.DecodeInt(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[int64], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[int64]{Name: string(key), Value: e})
 		return nil
