@@ -130,12 +130,13 @@ func hasMember(members []byte, name string) bool {
 // Result returns what generated stubs pass to a call as its result, for a
 // result the stub returns as a *T: null leaves *p nil, and anything else
 // is decoded by T's own UnmarshalJSON, from the frame already checked to be
-// valid JSON, instead of by json.Unmarshal.
+// valid JSON, instead of by json.Unmarshal. It is a pointer, so that a
+// [jsonrpc.Caller] that decodes results with json.Unmarshal can too.
 func Result[T any, PT interface {
 	*T
 	json.Unmarshaler
 }](p **T) json.Unmarshaler {
-	return result[T, PT]{p}
+	return &result[T, PT]{p}
 }
 
 type result[T any, PT interface {
@@ -145,7 +146,7 @@ type result[T any, PT interface {
 
 // UnmarshalJSON decodes b into a new T, or sets the pointer to nil when b
 // is null.
-func (r result[T, PT]) UnmarshalJSON(b []byte) error {
+func (r *result[T, PT]) UnmarshalJSON(b []byte) error {
 	b = trimSpace(b)
 	if string(b) == "null" {
 		*r.p = nil

@@ -118,5 +118,10 @@ func TestResult(t *testing.T) {
 		if (viaJSON == nil) != (viaStub == nil) || viaJSON != nil && *viaJSON != *viaStub {
 			t.Errorf("%s: decoded %v, json.Unmarshal decodes %v", c.in, viaStub, viaJSON)
 		}
+		// A Caller that decodes with json.Unmarshal gets the same.
+		var viaCaller *point = p
+		if err := json.Unmarshal([]byte(c.in), Result(&viaCaller)); err != nil || (viaCaller == nil) != (viaStub == nil) || viaCaller != nil && *viaCaller != *viaStub {
+			t.Errorf("%s: json.Unmarshal into Result decoded %v, %v; want %v", c.in, viaCaller, err, viaStub)
+		}
 	}
 }
