@@ -2,6 +2,7 @@ package golang
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -11,29 +12,34 @@ import (
 
 // appendObject declares the AppendJSON of an object: the runtime encodes
 // params and results through it, member by member, without reflection.
-// Its output is exactly json.Marshal's, MarshalJSON included; objects with
-// additional members keep json.Marshal alone.
+// Its output is exactly json.Marshal's, MarshalJSON included; the
+// additional members of an object that keeps them follow its declared
+// ones.
 func (g *generator) appendObject(f *file, def *idl.TypeDef) error {
-	if def.Type.Additional != nil {
-		return nil
-	}
 	body, err := g.normalize(def)
 	if err != nil {
 		return err
 	}
 	var members []jen.Code
+	var names []jen.Code
 	usesErr := false
 	for _, fl := range def.Type.Fields {
 		stmts, errs := g.appendMember(fl)
 		members = append(members, stmts...)
 		usesErr = usesErr || errs
+		names = append(names, jen.Lit(fl.Name))
 	}
 	if usesErr {
 		body = append(body, jen.Var().Err().Error())
 	}
 	body = append(body, jen.Id("start").Op(":=").Len(jen.Id("b")))
 	body = append(body, members...)
-	body = append(body, jen.Return(impl("CloseObject").Call(jen.Id("b"), jen.Id("start")), jen.Nil()))
+	if def.Type.Additional != nil {
+		args := append([]jen.Code{jen.Id("b"), jen.Id("start"), jen.Id("x").Dot(extraField)}, names...)
+		body = append(body, jen.Return(impl("AppendExtra").Call(args...)))
+	} else {
+		body = append(body, jen.Return(impl("CloseObject").Call(jen.Id("b"), jen.Id("start")), jen.Nil()))
+	}
 	f.add(doc("AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes it, without reflection.").code().
 		Func().Params(jen.Id("x").Id(def.GoName)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).
 		Params(jen.Index().Byte(), jen.Error()).Block(body...))
@@ -87,15 +93,12 @@ func (g *generator) appendMember(fl *idl.Field) ([]jen.Code, bool) {
 
 // appendValue returns the statement appending v, a value of type t (ptr
 // is the same value through its pointer, when there is one), and whether
-// it assigns err.
+// it assigns err. Lists and maps of values that append without reflection
+// are appended element by element; anything else goes through
+// encoding/json.
 func (g *generator) appendValue(t *idl.Type, v, ptr jen.Code) (jen.Code, bool) {
 	call := func(helper string, arg jen.Code) jen.Code {
 		return jen.Id("b").Op("=").Add(impl(helper)).Call(jen.Id("b"), arg)
-	}
-	check := func(expr jen.Code) (jen.Code, bool) {
-		return jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(expr), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		), true
 	}
 	u := t.Underlying()
 	k := u.Kind
@@ -110,19 +113,119 @@ func (g *generator) appendValue(t *idl.Type, v, ptr jen.Code) (jen.Code, bool) {
 	case idl.KindBoolean:
 		return call("AppendBool", v), false
 	case idl.KindNumber:
-		return check(impl("AppendFloat").Call(jen.Id("b"), v))
-	case idl.KindObject:
-		if def := objectDef(t); def != nil && def.Type.Additional == nil {
-			return check(jen.Add(ptr).Dot("AppendJSON").Call(jen.Id("b")))
+		return appendCheck(impl("AppendFloat").Call(jen.Id("b"), v))
+	case idl.KindAny:
+		return appendCheck(impl("AppendRaw").Call(jen.Id("b"), v))
+	case idl.KindArray:
+		if g.appendable(u.Elem, 0) {
+			return g.appendList(u.Elem, v)
+		}
+	case idl.KindMap:
+		if stringKeys(u) && g.appendable(u.Elem, 0) {
+			return g.appendMap(u.Elem, v)
+		}
+	default:
+		if appenderDef(t) != nil {
+			return appendCheck(jen.Add(ptr).Dot("AppendJSON").Call(jen.Id("b")))
 		}
 	}
-	return check(impl("AppendValue").Call(jen.Id("b"), ptr))
+	return appendCheck(impl("AppendValue").Call(jen.Id("b"), ptr))
 }
 
-// objectDef returns the object type t refers to, through aliases, or nil.
-func objectDef(t *idl.Type) *idl.TypeDef {
+// appendCheck returns the statement assigning b and err from expr and
+// returning err when it is not nil.
+func appendCheck(expr jen.Code) (jen.Code, bool) {
+	return jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(expr), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Nil(), jen.Err()),
+	), true
+}
+
+// maxInline bounds how deeply lists and maps are appended inline, for
+// types that nest without end through aliases.
+const maxInline = 8
+
+// appendable reports whether values of t append without encoding/json:
+// basic values, generated types with an AppendJSON, and lists and maps of
+// those.
+func (g *generator) appendable(t *idl.Type, depth int) bool {
+	if depth > maxInline {
+		return false
+	}
+	u := t.Underlying()
+	switch u.Kind {
+	case idl.KindString, idl.KindInteger, idl.KindBoolean, idl.KindNumber, idl.KindEnum, idl.KindAny:
+		return true
+	case idl.KindArray:
+		return g.appendable(u.Elem, depth+1)
+	case idl.KindMap:
+		return stringKeys(u) && g.appendable(u.Elem, depth+1)
+	}
+	return appenderDef(t) != nil
+}
+
+// stringKeys reports whether the keys of the map t are strings, which
+// encoding/json writes as they are, sorted.
+func stringKeys(t *idl.Type) bool {
+	if t.Key == nil {
+		return true
+	}
+	k := t.Key.Underlying()
+	return k.Kind == idl.KindString || k.Kind == idl.KindEnum && k.EnumBase == idl.KindString
+}
+
+// appendList returns the statement appending v, a list of elem, item by
+// item; a nil list is null, as encoding/json writes it.
+func (g *generator) appendList(elem *idl.Type, v jen.Code) (jen.Code, bool) {
+	i, e := g.loopVars()
+	g.depth++
+	stmts, errs := g.appendItem(elem, false, jen.Id(e))
+	g.depth--
+	loop := append([]jen.Code{jen.If(jen.Id(i).Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))}, stmts...)
+	return jen.If(jen.Add(v).Op("==").Nil()).Block(
+		jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit("null").Op("...")),
+	).Else().Block(
+		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('[')),
+		jen.For(jen.List(jen.Id(i), jen.Id(e)).Op(":=").Range().Add(v)).Block(loop...),
+		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(']')),
+	), errs
+}
+
+// appendMap returns the statement appending v, a map of elem with string
+// keys, member by member in the order of their keys.
+func (g *generator) appendMap(elem *idl.Type, v jen.Code) (jen.Code, bool) {
+	_, e := g.loopVars()
+	g.depth++
+	stmts, errs := g.appendItem(elem, false, jen.Id(e))
+	g.depth--
+	var body []jen.Code
+	if errs {
+		body = append(body, jen.Var().Err().Error())
+	}
+	body = append(body, stmts...)
+	body = append(body, jen.Return(jen.Id("b"), jen.Nil()))
+	fn := jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id(e).Add(goType(elem, false))).
+		Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	return appendCheck(impl("AppendMap").Call(jen.Id("b"), v, fn))
+}
+
+// loopVars names the index and element of a list appended at the current
+// depth of nesting.
+func (g *generator) loopVars() (index, elem string) {
+	if g.depth == 0 {
+		return "i", "e"
+	}
+	n := strconv.Itoa(g.depth + 1)
+	return "i" + n, "e" + n
+}
+
+// appenderDef returns the generated type with an AppendJSON method that t
+// refers to, through aliases, or nil: objects, unions and tuples have one.
+func appenderDef(t *idl.Type) *idl.TypeDef {
 	for hops := 0; t != nil && t.Kind == idl.KindRef && hops < 64; hops++ {
-		if t.Ref.Type.Kind == idl.KindObject {
+		switch t.Ref.Type.Kind {
+		case idl.KindObject, idl.KindUnion:
+			return t.Ref
+		case idl.KindTuple:
 			return t.Ref
 		}
 		t = t.Ref.Type

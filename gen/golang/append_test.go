@@ -21,10 +21,14 @@ func writeAppendCheck(t *testing.T, dir string, in input, files []gen.File) {
 	if err != nil {
 		t.Fatalf("%s: %v", in.name, err)
 	}
-	var types []string
+	var types, unions []string
 	for _, def := range p.Types {
-		if def.Type.Kind == idl.KindObject && def.Type.Additional == nil {
+		switch def.Type.Kind {
+		case idl.KindObject:
 			types = append(types, "\t"+def.GoName+"{},\n")
+		case idl.KindUnion:
+			types = append(types, "\t"+def.GoName+"{},\n")
+			unions = append(unions, "\treflect.TypeFor["+def.GoName+"](): true,\n")
 		}
 	}
 	if len(types) == 0 {
@@ -39,7 +43,8 @@ func writeAppendCheck(t *testing.T, dir string, in input, files []gen.File) {
 		t.Fatal(err)
 	}
 	src := strings.Replace(string(tmpl), "package PACKAGE", "package "+f.Name.Name, 1) +
-		"\n// appendTypes are the types with an AppendJSON.\nvar appendTypes = []any{\n" + strings.Join(types, "") + "}\n"
+		"\n// appendTypes are the types with an AppendJSON.\nvar appendTypes = []any{\n" + strings.Join(types, "") + "}\n" +
+		"\n// unionTypes are the unions among them.\nvar unionTypes = map[reflect.Type]bool{\n" + strings.Join(unions, "") + "}\n"
 	if err := os.WriteFile(filepath.Join(dir, in.name, "appendcheck_test.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -14,19 +14,34 @@ import (
 const arrayRule = "An array is the array variant whose item type its first item would be, told apart as the variants of one union are: by JSON kind, and an object by the item type whose required members it holds and whose declared members leave the fewest of its members unexplained (of those, the one listed first); every item is then decoded as that variant's item. An empty array is the first array variant."
 
 // decodeVariant returns the statements that decode b into variant i of
-// the union def. An array decodes item by item, so that an item's error
+// the union def. A list decodes item by item, so that an item's error
 // names its index.
 func (g *generator) decodeVariant(def *idl.TypeDef, i int) []jen.Code {
 	v := def.Type.Variants[i]
 	field := jen.Id("v").Dot(g.variants[def][i])
-	decode := jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), field)
-	if v.Type.Kind == idl.KindArray {
-		decode = g.decodeContainer(v.Type, jen.Id("b"), field)
-	}
 	return []jen.Code{
 		field.Clone().Op("=").New(baseType(v.Type)),
-		jen.Err().Op("=").Add(decode),
+		jen.Err().Op("=").Add(g.decodeTo(v.Type, jen.Id("b"), field.Clone())),
 	}
+}
+
+// decodeTo returns the expression decoding the JSON src, known to be
+// valid, into ptr, a pointer to a value of base Go type baseType(t): as
+// members are decoded (see decodeInto), through generated decoders and the
+// runtime's reflection-free ones rather than json.Unmarshal.
+func (g *generator) decodeTo(t *idl.Type, src jen.Code, ptr *jen.Statement) *jen.Statement {
+	switch {
+	case g.container(t):
+		return g.decodeContainer(t, src, ptr)
+	case t.Kind == idl.KindRef && g.hasDecoder(t.Ref):
+		return ptr.Dot("UnmarshalJSON").Call(src)
+	case checked(t):
+		return rangeDecoder(t, src, ptr)
+	}
+	if helper := basicDecoder(t); helper != "" {
+		return impl(helper).Call(src, ptr)
+	}
+	return jen.Qual(jsonPkg, "Unmarshal").Call(src, ptr)
 }
 
 // arraySwitch returns the statements that decode a JSON array b into the

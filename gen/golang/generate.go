@@ -35,6 +35,9 @@ type generator struct {
 	files [2]string
 	// declared holds the package-level names the generated code declares.
 	declared map[string]owner
+	// depth counts the lists and maps being appended inline, for the
+	// names of their loop variables.
+	depth int
 }
 
 // file is one generated file being built.

@@ -173,6 +173,10 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, false, jen.Id("value"), jen.Id("e"))), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(impl("AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
 			),
+			jen.If(jen.Id("v").Dot(extraField).Op("==").Nil()).Block(
+				// Room for a few members at once, rather than growing one by one.
+				jen.Id("v").Dot(extraField).Op("=").Make(jen.Qual(jsonrpcPkg, "Members").Types(goType(add, false)), jen.Lit(0), jen.Lit(4)),
+			),
 			jen.Id("v").Dot(extraField).Op("=").Append(jen.Id("v").Dot(extraField), jen.Qual(jsonrpcPkg, "Member").Types(goType(add, false)).Values(
 				jen.Id("Name").Op(":").String().Call(jen.Id("key")), jen.Id("Value").Op(":").Id("e"),
 			)),

@@ -338,9 +338,14 @@ func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 				jen.Return(jen.Op("&").Id("result"), jen.Nil()),
 			)
 		default:
+			target := jen.Op("&").Id("result")
+			if byPointer(m.Result) {
+				// null is nil; anything else goes to the type's own decoder.
+				target = impl("Result").Call(target)
+			}
 			body = append(body,
 				jen.Var().Id("result").Add(resultType(m.Result)),
-				jen.Err().Op(":=").Add(call(jen.Op("&").Id("result"))),
+				jen.Err().Op(":=").Add(call(target)),
 				jen.Return(jen.Id("result"), jen.Err()),
 			)
 		}

@@ -18,6 +18,9 @@ func (g *generator) tuple(f *file, def *idl.TypeDef) {
 	c := g.typeDoc(def)
 	if sameItems(t) {
 		f.add(c.code().Type().Id(def.GoName).Index(jen.Lit(n)).Add(goType(t.Items[0], false)))
+		stmts, usesErr := g.appendItem(t.Items[0], false, jen.Id("e"))
+		loop := append([]jen.Code{jen.If(jen.Id("i").Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))}, stmts...)
+		g.encodeArray(f, def, nil, usesErr, []jen.Code{jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("x")).Block(loop...)})
 		g.decodeItems(f, def, n, n, func(i jen.Code) []jen.Code {
 			return []jen.Code{jen.Return(g.itemDecode(t.Items[0], false, false, jen.Id("v").Index(i)))}
 		})

@@ -91,6 +91,10 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 
 	g.unionIsZero(f, def)
 
+	g.appendUnion(f, def, catchAll)
+
+	// MarshalJSON goes through encoding/json, independently of
+	// AppendJSON, which the generated tests check against it.
 	var count []jen.Code
 	for _, n := range names {
 		count = append(count, jen.If(jen.Id("x").Dot(n).Op("!=").Nil()).Block(
@@ -114,6 +118,35 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	}
 }
 
+// appendUnion declares the AppendJSON of a union: it appends the variant
+// x holds, which must be exactly one.
+func (g *generator) appendUnion(f *file, def *idl.TypeDef, catchAll int) {
+	name := def.GoName
+	var count, cases []jen.Code
+	usesErr := false
+	for i, v := range def.Type.Variants {
+		field := jen.Id("x").Dot(g.variants[def][i])
+		count = append(count, jen.If(field.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("++")))
+		value, errs := g.appendValue(v.Type, jen.Op("*").Add(field.Clone()), field.Clone())
+		if i == catchAll {
+			value, errs = appendCheck(impl("AppendRaw").Call(jen.Id("b"), field.Clone()))
+		}
+		usesErr = usesErr || errs
+		cases = append(cases, jen.Case(field.Clone().Op("!=").Nil()).Block(value))
+	}
+	body := append([]jen.Code{jen.Id("n").Op(":=").Lit(0)}, count...)
+	body = append(body, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
+		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("%s holds %%d variants; set exactly one", name)), jen.Id("n"))),
+	))
+	if usesErr {
+		body = append(body, jen.Var().Err().Error())
+	}
+	body = append(body, jen.Switch().Block(cases...), jen.Return(jen.Id("b"), jen.Nil()))
+	f.add(doc("AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes it, without reflection; exactly one field must be set.").code().
+		Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).
+		Params(jen.Index().Byte(), jen.Error()).Block(body...))
+}
+
 // unmarshalTagged declares the UnmarshalJSON of a union with a
 // discriminator: it reads the tag, then decodes the variant it names.
 func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
@@ -123,12 +156,8 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 	var cases []jen.Code
 	var tags []string
 	for i, v := range t.Variants {
-		field := g.variants[def][i]
 		tags = append(tags, strconv.Quote(v.Tag))
-		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(
-			jen.Id("v").Dot(field).Op("=").New(baseType(v.Type)),
-			jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
-		))
+		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(g.decodeVariant(def, i)...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(impl("AtField").Call(
 		jen.Lit(disc), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown value %q; want "+orList(tags)), jen.Qual(jsonrpcPkg, "Truncate").Call(jen.Id("tag")))))))
@@ -183,10 +212,7 @@ func (g *generator) otherValue(def *idl.TypeDef) []jen.Code {
 	if direct {
 		return []jen.Code{jen.Err().Op("=").Add(impl("DecodeRaw")).Call(jen.Id("b"), jen.Op("&").Id("v").Dot(field))}
 	}
-	return []jen.Code{
-		jen.Id("v").Dot(field).Op("=").New(baseType(def.Type.Variants[i].Type)),
-		jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
-	}
+	return g.decodeVariant(def, i)
 }
 
 // unionOf returns the union type t refers to, or nil.
@@ -214,7 +240,6 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		if i == catchAll && direct {
 			continue
 		}
-		field := g.variants[def][i]
 		var lits []jen.Code
 		for _, k := range jsonKinds(v.Type) {
 			if k == "array" && byItems {
@@ -237,14 +262,7 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		if len(lits) == 0 {
 			continue
 		}
-		decode := jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field))
-		if checked(v.Type) {
-			decode = rangeDecoder(v.Type, jen.Id("b"), jen.Id("v").Dot(field))
-		}
-		cases = append(cases, jen.Case(lits...).Block(
-			jen.Id("v").Dot(field).Op("=").New(baseType(v.Type)),
-			jen.Err().Op("=").Add(decode),
-		))
+		cases = append(cases, jen.Case(lits...).Block(g.decodeVariant(def, i)...))
 	}
 	if catchAll >= 0 {
 		cases = append(cases, jen.Default().Block(g.otherValue(def)...))

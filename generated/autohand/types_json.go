@@ -37,7 +37,13 @@ func (x ToolCall) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"args":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Args, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -94,8 +100,19 @@ func (x Message) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Timestamp)
 	if x.ToolCalls != nil {
 		b = append(b, `,"toolCalls":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
-			return nil, err
+		if x.ToolCalls == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ToolCalls {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -263,7 +280,7 @@ func (x PermissionContext) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Args) != 0 {
 		b = append(b, `,"args":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Args); err != nil {
 			return nil, err
 		}
 	}
@@ -586,8 +603,17 @@ func (x CommunitySkill) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Category)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Rating != nil {
@@ -784,8 +810,19 @@ func (x SkillList) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"skills":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Skills); err != nil {
-		return nil, err
+	if x.Skills == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Skills {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -891,8 +928,17 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
-			return nil, err
+		if x.Args == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Args {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.URL != "" {
@@ -901,13 +947,19 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Env != nil {
 		b = append(b, `,"env":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Env); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Env, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if x.Headers != nil {
 		b = append(b, `,"headers":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Headers); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Headers, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -1032,8 +1084,17 @@ func (x AutomodeLogEntry) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"actions":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Actions); err != nil {
-		return nil, err
+	if x.Actions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Actions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
@@ -1826,7 +1887,6 @@ func (x *GoalState) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x QueuedGoal) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.TokenBudget != nil {
 		b = append(b, `,"tokenBudget":`...)
@@ -1856,14 +1916,32 @@ func (x QueuedGoal) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.TemplateFlags != nil {
 		b = append(b, `,"templateFlags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TemplateFlags); err != nil {
-			return nil, err
+		if x.TemplateFlags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TemplateFlags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.TemplateArgs != nil {
 		b = append(b, `,"templateArgs":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TemplateArgs); err != nil {
-			return nil, err
+		if x.TemplateArgs == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TemplateArgs {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"createdAt":`...)
@@ -2038,12 +2116,34 @@ func (x GoalSnapshot) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"queue":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Queue); err != nil {
-		return nil, err
+	if x.Queue == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Queue {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"completed":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Completed); err != nil {
-		return nil, err
+	if x.Completed == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Completed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"updatedAt":`...)
 	b = rpcimpl.AppendString(b, x.UpdatedAt)
@@ -2171,8 +2271,19 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Queue != nil {
 		b = append(b, `,"queue":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Queue); err != nil {
-			return nil, err
+		if x.Queue == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Queue {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Telemetry != nil {
@@ -2217,8 +2328,19 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Removed != nil {
 		b = append(b, `,"removed":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Removed); err != nil {
-			return nil, err
+		if x.Removed == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Removed {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -2410,7 +2532,6 @@ func (x GoalTemplate) AppendJSON(b []byte) ([]byte, error) {
 	if x.RequiredFlags == nil {
 		x.RequiredFlags = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
@@ -2421,20 +2542,56 @@ func (x GoalTemplate) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"aliases":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Aliases); err != nil {
-		return nil, err
+	if x.Aliases == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Aliases {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"allowCommands":`...)
-	if b, err = rpcimpl.AppendValue(b, x.AllowCommands); err != nil {
-		return nil, err
+	if x.AllowCommands == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.AllowCommands {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"requiredPlaceholders":`...)
-	if b, err = rpcimpl.AppendValue(b, x.RequiredPlaceholders); err != nil {
-		return nil, err
+	if x.RequiredPlaceholders == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.RequiredPlaceholders {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"requiredFlags":`...)
-	if b, err = rpcimpl.AppendValue(b, x.RequiredFlags); err != nil {
-		return nil, err
+	if x.RequiredFlags == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.RequiredFlags {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"requiresArgs":`...)
 	b = rpcimpl.AppendBool(b, x.RequiresArgs)
@@ -2636,7 +2793,13 @@ func (x EvaluationSample) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"sequence":`...)
 	b = rpcimpl.AppendInt(b, x.Sequence)
 	b = append(b, `,"metrics":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Metrics); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Metrics, func(b []byte, e float64) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"outputObject":`...)
@@ -2930,17 +3093,40 @@ func (x EvaluationRecord) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"context":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Context, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"evaluatorMode":`...)
 	b = rpcimpl.AppendString(b, x.EvaluatorMode)
 	b = append(b, `,"samples":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Samples); err != nil {
-		return nil, err
+	if x.Samples == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Samples {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"aggregates":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Aggregates); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Aggregates, func(b []byte, e MetricAggregate) ([]byte, error) {
+		var err error
+		if b, err = e.AppendJSON(b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"checks":`...)
@@ -2952,8 +3138,17 @@ func (x EvaluationRecord) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"driftWarnings":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DriftWarnings); err != nil {
-		return nil, err
+	if x.DriftWarnings == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DriftWarnings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3201,7 +3396,13 @@ func (x DecisionRecord) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"context":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Context, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"policyVersion":`...)
@@ -3211,8 +3412,19 @@ func (x DecisionRecord) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"source":`...)
 	b = rpcimpl.AppendString(b, x.Source)
 	b = append(b, `,"constraintResults":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ConstraintResults); err != nil {
-		return nil, err
+	if x.ConstraintResults == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ConstraintResults {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"primaryImprovement":`...)
 	if b, err = rpcimpl.AppendFloat(b, x.PrimaryImprovement); err != nil {
@@ -3456,14 +3668,34 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Attempts != nil {
 		b = append(b, `,"attempts":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Attempts); err != nil {
-			return nil, err
+		if x.Attempts == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Attempts {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ParetoAttemptIDs != nil {
 		b = append(b, `,"paretoAttemptIds":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ParetoAttemptIDs); err != nil {
-			return nil, err
+		if x.ParetoAttemptIDs == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ParetoAttemptIDs {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Error != "" {
@@ -3544,11 +3776,28 @@ func (x ComparisonSide) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"attemptId":`...)
 	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"samples":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Samples); err != nil {
-		return nil, err
+	if x.Samples == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Samples {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"aggregates":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Aggregates); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Aggregates, func(b []byte, e MetricAggregate) ([]byte, error) {
+		var err error
+		if b, err = e.AppendJSON(b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"checks":`...)
@@ -3874,7 +4123,13 @@ func (x SetupStep) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Timestamp)
 	if x.Data != nil {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Data, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -3929,8 +4184,19 @@ func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Images != nil {
 		b = append(b, `,"images":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Images); err != nil {
-			return nil, err
+		if x.Images == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Images {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ThinkingLevel != "" {
@@ -3990,8 +4256,17 @@ func (x PromptParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Files != nil {
 		b = append(b, `,"files":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
-			return nil, err
+		if x.Files == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Files {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Selection != nil {
@@ -4179,7 +4454,7 @@ func (x GetStateResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.MessageCount)
 	if x.AuthenticatedUser != nil {
 		b = append(b, `,"authenticatedUser":`...)
-		if b, err = rpcimpl.AppendValue(b, x.AuthenticatedUser); err != nil {
+		if b, err = x.AuthenticatedUser.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4249,6 +4524,21 @@ func (x GetStateResultAuthenticatedUser) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetStateResultAuthenticatedUser) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Email != "" {
+		b = append(b, `,"email":`...)
+		b = rpcimpl.AppendString(b, x.Email)
+	}
+	if x.Name != "" {
+		b = append(b, `,"name":`...)
+		b = rpcimpl.AppendString(b, x.Name)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "email", "name")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
@@ -4263,6 +4553,9 @@ func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4322,8 +4615,19 @@ func (x GetMessagesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"messages":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
-		return nil, err
+	if x.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4531,7 +4835,6 @@ func (x *DirectoryAccessAcknowledgedParams) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ChangesDecisionParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"batchId":`...)
 	b = rpcimpl.AppendString(b, x.BatchID)
@@ -4539,8 +4842,17 @@ func (x ChangesDecisionParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Action)
 	if x.SelectedChangeIDs != nil {
 		b = append(b, `,"selectedChangeIds":`...)
-		if b, err = rpcimpl.AppendValue(b, x.SelectedChangeIDs); err != nil {
-			return nil, err
+		if x.SelectedChangeIDs == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.SelectedChangeIDs {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -4592,8 +4904,19 @@ func (x ChangesDecisionResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.SkippedCount)
 	if x.Errors != nil {
 		b = append(b, `,"errors":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Errors); err != nil {
-			return nil, err
+		if x.Errors == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Errors {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -4899,15 +5222,23 @@ func (x BrowserCapabilitiesSetParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.Tools == nil {
 		x.Tools = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"protocolVersion":`...)
 	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
 	b = append(b, `,"extensionVersion":`...)
 	b = rpcimpl.AppendString(b, x.ExtensionVersion)
 	b = append(b, `,"tools":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-		return nil, err
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4964,15 +5295,23 @@ func (x BrowserCapabilitiesSetResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Tools == nil {
 		x.Tools = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"enabled":`...)
 	b = rpcimpl.AppendBool(b, x.Enabled)
 	b = append(b, `,"protocolVersion":`...)
 	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
 	b = append(b, `,"tools":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-		return nil, err
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5069,12 +5408,34 @@ func (x GetSkillsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"skills":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Skills); err != nil {
-		return nil, err
+	if x.Skills == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Skills {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"categories":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Categories); err != nil {
-		return nil, err
+	if x.Categories == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Categories {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -5383,12 +5744,34 @@ func (x LearnRecommendResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"projectSummary":`...)
 	b = rpcimpl.AppendString(b, x.ProjectSummary)
 	b = append(b, `,"audit":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Audit); err != nil {
-		return nil, err
+	if x.Audit == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Audit {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"recommendations":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Recommendations); err != nil {
-		return nil, err
+	if x.Recommendations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Recommendations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"gapAnalysis":`...)
 	if x.GapAnalysis == nil {
@@ -5577,8 +5960,19 @@ func (x LearnUpdateResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"unchanged":`...)
 	b = rpcimpl.AppendInt(b, x.Unchanged)
 	b = append(b, `,"results":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Results); err != nil {
-		return nil, err
+	if x.Results == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Results {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -6096,8 +6490,19 @@ func (x AutomodeGetLogResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"iterations":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Iterations); err != nil {
-		return nil, err
+	if x.Iterations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Iterations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -6432,7 +6837,13 @@ func (x ApplyFlagSettingsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"settings":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Settings); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Settings, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -6480,13 +6891,21 @@ func (x ApplyFlagSettingsResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.AppliedSettings == nil {
 		x.AppliedSettings = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"appliedSettings":`...)
-	if b, err = rpcimpl.AppendValue(b, x.AppliedSettings); err != nil {
-		return nil, err
+	if x.AppliedSettings == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.AppliedSettings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6611,8 +7030,19 @@ func (x GetSupportedModelsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"models":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Models); err != nil {
-		return nil, err
+	if x.Models == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Models {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6701,11 +7131,19 @@ func (x GetSupportedCommandsResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Commands == nil {
 		x.Commands = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"commands":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-		return nil, err
+	if x.Commands == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Commands {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6761,12 +7199,40 @@ func (x GetToolsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-		return nil, err
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendMap(b, e, func(b []byte, e2 json.RawMessage) ([]byte, error) {
+				var err error
+				if b, err = rpcimpl.AppendRaw(b, e2); err != nil {
+					return nil, err
+				}
+				return b, nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"diagnostics":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
-		return nil, err
+	if x.Diagnostics == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Diagnostics {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -6957,13 +7423,21 @@ func (x ReloadPluginsResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.ReloadedPlugins == nil {
 		x.ReloadedPlugins = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"reloadedPlugins":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ReloadedPlugins); err != nil {
-		return nil, err
+	if x.ReloadedPlugins == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ReloadedPlugins {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7088,8 +7562,19 @@ func (x GetHistoryResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"sessions":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Sessions); err != nil {
-		return nil, err
+	if x.Sessions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Sessions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"currentPage":`...)
 	b = rpcimpl.AppendInt(b, x.CurrentPage)
@@ -7215,8 +7700,19 @@ func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Summary)
 	}
 	b = append(b, `,"messages":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
-		return nil, err
+	if x.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"workspaceRoot":`...)
 	b = rpcimpl.AppendString(b, x.WorkspaceRoot)
@@ -7415,8 +7911,19 @@ func (x McpListServersResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"servers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Servers); err != nil {
-		return nil, err
+	if x.Servers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Servers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7544,8 +8051,19 @@ func (x McpListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-		return nil, err
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7595,8 +8113,19 @@ func (x McpSetVscodeToolsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-		return nil, err
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -7716,13 +8245,28 @@ func (x McpSetVscodeToolsParamsToolsItemInputSchema) AppendJSON(b []byte) ([]byt
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Properties, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	if x.Required != nil {
 		b = append(b, `,"required":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
-			return nil, err
+		if x.Required == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Required {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -7836,8 +8380,19 @@ func (x McpGetServerConfigsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"configs":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Configs); err != nil {
-		return nil, err
+	if x.Configs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Configs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8062,7 +8617,19 @@ func (x McpSetServersParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"servers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Servers); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Servers, func(b []byte, e map[string]json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendMap(b, e, func(b []byte, e2 json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e2); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -8110,13 +8677,21 @@ func (x McpSetServersResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.ConfiguredServers == nil {
 		x.ConfiguredServers = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"configuredServers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ConfiguredServers); err != nil {
-		return nil, err
+	if x.ConfiguredServers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ConfiguredServers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -8324,8 +8899,17 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.FilesInScope != nil {
 		b = append(b, `,"filesInScope":`...)
-		if b, err = rpcimpl.AppendValue(b, x.FilesInScope); err != nil {
-			return nil, err
+		if x.FilesInScope == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.FilesInScope {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Subagents != nil {
@@ -8336,14 +8920,36 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.SecondaryObjectives != nil {
 		b = append(b, `,"secondaryObjectives":`...)
-		if b, err = rpcimpl.AppendValue(b, x.SecondaryObjectives); err != nil {
-			return nil, err
+		if x.SecondaryObjectives == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.SecondaryObjectives {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Constraints != nil {
 		b = append(b, `,"constraints":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Constraints); err != nil {
-			return nil, err
+		if x.Constraints == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Constraints {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Sampling != nil {
@@ -8360,8 +8966,17 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.EnvironmentAllowlist != nil {
 		b = append(b, `,"environmentAllowlist":`...)
-		if b, err = rpcimpl.AppendValue(b, x.EnvironmentAllowlist); err != nil {
-			return nil, err
+		if x.EnvironmentAllowlist == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.EnvironmentAllowlist {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -8618,8 +9233,19 @@ func (x AutoresearchHistoryResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"attempts":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Attempts); err != nil {
-		return nil, err
+	if x.Attempts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Attempts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -8722,14 +9348,31 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Metrics != nil {
 		b = append(b, `,"metrics":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Metrics); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Metrics, func(b []byte, e float64) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if x.Samples != nil {
 		b = append(b, `,"samples":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Samples); err != nil {
-			return nil, err
+		if x.Samples == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Samples {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Decision != nil {
@@ -8740,8 +9383,17 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.DriftWarnings != nil {
 		b = append(b, `,"driftWarnings":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DriftWarnings); err != nil {
-			return nil, err
+		if x.DriftWarnings == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.DriftWarnings {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Error != "" {
@@ -8815,8 +9467,19 @@ func (x AutoresearchRescoreResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"decisions":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Decisions); err != nil {
-		return nil, err
+	if x.Decisions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Decisions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -9013,13 +9676,21 @@ func (x AutoresearchParetoResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.AttemptIDs == nil {
 		x.AttemptIDs = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"attemptIds":`...)
-	if b, err = rpcimpl.AppendValue(b, x.AttemptIDs); err != nil {
-		return nil, err
+	if x.AttemptIDs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.AttemptIDs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.Error != "" {
 		b = append(b, `,"error":`...)
@@ -9216,8 +9887,19 @@ func (x AutoresearchPruneResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"applied":`...)
 	b = rpcimpl.AppendBool(b, x.Applied)
 	b = append(b, `,"candidates":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Candidates); err != nil {
-		return nil, err
+	if x.Candidates == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Candidates {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"bytesFreed":`...)
 	b = rpcimpl.AppendInt(b, x.BytesFreed)
@@ -9294,13 +9976,21 @@ func (x AutoresearchPruneResultCandidatesItem) AppendJSON(b []byte) ([]byte, err
 	if x.Objects == nil {
 		x.Objects = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
 	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"objects":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Objects); err != nil {
-		return nil, err
+	if x.Objects == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Objects {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"bytes":`...)
 	b = rpcimpl.AppendInt(b, x.Bytes)
@@ -9408,7 +10098,6 @@ func (x SetupResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.SkippedSteps == nil {
 		x.SkippedSteps = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
@@ -9425,8 +10114,17 @@ func (x SetupResult) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Locale)
 	}
 	b = append(b, `,"skippedSteps":`...)
-	if b, err = rpcimpl.AppendValue(b, x.SkippedSteps); err != nil {
-		return nil, err
+	if x.SkippedSteps == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.SkippedSteps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.AgentsFileCreated {
 		b = append(b, `,"agentsFileCreated":`...)
@@ -9582,7 +10280,7 @@ func (x RuntimeInspectResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"sessionPersistenceEnabled":`...)
 	b = rpcimpl.AppendBool(b, x.SessionPersistenceEnabled)
 	b = append(b, `,"inferenceDestination":`...)
-	if b, err = rpcimpl.AppendValue(b, x.InferenceDestination); err != nil {
+	if b, err = x.InferenceDestination.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -9724,16 +10422,38 @@ func (x RuntimeInspectResultCliIdentity) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"resolvedPath":`...)
 	b = rpcimpl.AppendString(b, x.ResolvedPath)
 	b = append(b, `,"symlinkChain":`...)
-	if b, err = rpcimpl.AppendValue(b, x.SymlinkChain); err != nil {
-		return nil, err
+	if x.SymlinkChain == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.SymlinkChain {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"package":`...)
 	if b, err = x.Package.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"artifacts":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Artifacts); err != nil {
-		return nil, err
+	if x.Artifacts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Artifacts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"identityHash":`...)
 	b = rpcimpl.AppendString(b, x.IdentityHash)
@@ -9963,8 +10683,19 @@ func (x AnswerParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"policyHash":`...)
 	b = rpcimpl.AppendString(b, x.PolicyHash)
 	b = append(b, `,"artifacts":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Artifacts); err != nil {
-		return nil, err
+	if x.Artifacts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Artifacts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"outputSchema":`...)
 	if b, err = x.OutputSchema.AppendJSON(b); err != nil {
@@ -10110,12 +10841,27 @@ func (x AnswerParamsOutputSchema) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"additionalProperties":`...)
 	b = rpcimpl.AppendBool(b, x.AdditionalProperties)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Properties, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"required":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
-		return nil, err
+	if x.Required == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Required {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10190,7 +10936,7 @@ func (x AnswerResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"contractVersion":`...)
 	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"result":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Result); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Result); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"providerId":`...)
@@ -10200,7 +10946,7 @@ func (x AnswerResult) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Model)
 	}
 	b = append(b, `,"inferenceDestination":`...)
-	if b, err = rpcimpl.AppendValue(b, x.InferenceDestination); err != nil {
+	if b, err = x.InferenceDestination.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -11107,8 +11853,19 @@ func (x MessageEndParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Content)
 	if x.ToolCalls != nil {
 		b = append(b, `,"toolCalls":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
-			return nil, err
+		if x.ToolCalls == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ToolCalls {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Aborted {
@@ -11187,7 +11944,13 @@ func (x ToolStartParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"toolName":`...)
 	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"args":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Args, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
@@ -11451,12 +12214,34 @@ func (x StepEndParamsStep) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Thought)
 	}
 	b = append(b, `,"toolCalls":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
-		return nil, err
+	if x.ToolCalls == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"toolResults":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ToolResults); err != nil {
-		return nil, err
+	if x.ToolResults == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ToolResults {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11518,8 +12303,17 @@ func (x PermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Options); err != nil {
-			return nil, err
+		if x.Options == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Options {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"timestamp":`...)
@@ -11843,6 +12637,24 @@ func (x ModeChangeParams) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModeChangeParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"mode":`...)
+	b = rpcimpl.AppendString(b, x.Mode)
+	if len(x.Value) != 0 {
+		b = append(b, `,"value":`...)
+		if b, err = rpcimpl.AppendRaw(b, x.Value); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"timestamp":`...)
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.AppendExtra(b, start, x.Extra, "mode", "value", "timestamp")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
@@ -11864,6 +12676,9 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -11904,7 +12719,13 @@ func (x HookPreToolParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"toolName":`...)
 	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"args":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Args, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
@@ -12094,13 +12915,21 @@ func (x HookPrePromptParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.MentionedFiles == nil {
 		x.MentionedFiles = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"instruction":`...)
 	b = rpcimpl.AppendString(b, x.Instruction)
 	b = append(b, `,"mentionedFiles":`...)
-	if b, err = rpcimpl.AppendValue(b, x.MentionedFiles); err != nil {
-		return nil, err
+	if x.MentionedFiles == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.MentionedFiles {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -12221,7 +13050,13 @@ func (x HookSessionErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Context, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -12586,7 +13421,13 @@ func (x HookPermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Args, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -12828,15 +13669,23 @@ func (x AutomodeIterationParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.Actions == nil {
 		x.Actions = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
 	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"iteration":`...)
 	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"actions":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Actions); err != nil {
-		return nil, err
+	if x.Actions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Actions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
@@ -13191,6 +14040,15 @@ func (x PipeCompleteParams) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PipeCompleteParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"timestamp":`...)
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.AppendExtra(b, start, x.Extra, "timestamp")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
@@ -13207,6 +14065,9 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -13232,6 +14093,17 @@ func (x PipeErrorParams) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PipeErrorParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"error":`...)
+	b = rpcimpl.AppendString(b, x.Error)
+	b = append(b, `,"timestamp":`...)
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.AppendExtra(b, start, x.Extra, "error", "timestamp")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
@@ -13251,6 +14123,9 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -13291,7 +14166,13 @@ func (x McpInvokeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"toolName":`...)
 	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"args":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Args, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
@@ -13359,8 +14240,19 @@ func (x McpToolsChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-		return nil, err
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -13450,6 +14342,30 @@ func (x LearnInstallCompleteParams) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnInstallCompleteParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Skills != nil {
+		b = append(b, `,"skills":`...)
+		if x.Skills == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Skills {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
+		}
+	}
+	b = append(b, `,"timestamp":`...)
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.AppendExtra(b, start, x.Extra, "skills", "timestamp")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
@@ -13468,6 +14384,9 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -13493,6 +14412,21 @@ func (x LearnSecurityWarningParams) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnSecurityWarningParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Skill != "" {
+		b = append(b, `,"skill":`...)
+		b = rpcimpl.AppendString(b, x.Skill)
+	}
+	b = append(b, `,"message":`...)
+	b = rpcimpl.AppendString(b, x.Message)
+	b = append(b, `,"timestamp":`...)
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.AppendExtra(b, start, x.Extra, "skill", "message", "timestamp")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
@@ -13514,6 +14448,9 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -13681,7 +14618,13 @@ func (x SetupErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Error)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Context, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -13737,7 +14680,6 @@ func (x SetupCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.SkippedSteps == nil {
 		x.SkippedSteps = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"timestamp":`...)
 	b = rpcimpl.AppendString(b, x.Timestamp)
@@ -13752,8 +14694,17 @@ func (x SetupCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Model)
 	}
 	b = append(b, `,"skippedSteps":`...)
-	if b, err = rpcimpl.AppendValue(b, x.SkippedSteps); err != nil {
-		return nil, err
+	if x.SkippedSteps == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.SkippedSteps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.AgentsFileCreated {
 		b = append(b, `,"agentsFileCreated":`...)

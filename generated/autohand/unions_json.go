@@ -14,6 +14,54 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x InferenceDestination) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.InProcess != nil {
+		n++
+	}
+	if x.LocalSubprocess != nil {
+		n++
+	}
+	if x.LocalService != nil {
+		n++
+	}
+	if x.Hosted != nil {
+		n++
+	}
+	if x.Opaque != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("InferenceDestination holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.InProcess != nil:
+		if b, err = x.InProcess.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.LocalSubprocess != nil:
+		if b, err = x.LocalSubprocess.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.LocalService != nil:
+		if b, err = x.LocalService.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Hosted != nil:
+		if b, err = x.Hosted.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Opaque != nil:
+		if b, err = x.Opaque.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x InferenceDestination) MarshalJSON() ([]byte, error) {
 	var v any
@@ -63,19 +111,19 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	switch tag {
 	case "in_process":
 		v.InProcess = new(InferenceInProcess)
-		err = json.Unmarshal(b, v.InProcess)
+		err = v.InProcess.UnmarshalJSON(b)
 	case "local_subprocess":
 		v.LocalSubprocess = new(InferenceLocalSubprocess)
-		err = json.Unmarshal(b, v.LocalSubprocess)
+		err = v.LocalSubprocess.UnmarshalJSON(b)
 	case "local_service":
 		v.LocalService = new(InferenceLocalService)
-		err = json.Unmarshal(b, v.LocalService)
+		err = v.LocalService.UnmarshalJSON(b)
 	case "hosted":
 		v.Hosted = new(InferenceHosted)
-		err = json.Unmarshal(b, v.Hosted)
+		err = v.Hosted.UnmarshalJSON(b)
 	case "opaque":
 		v.Opaque = new(InferenceOpaque)
-		err = json.Unmarshal(b, v.Opaque)
+		err = v.Opaque.UnmarshalJSON(b)
 	default:
 		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", jsonrpc.Truncate(tag)))
 	}
@@ -84,6 +132,33 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x AutoresearchRescoreParams) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.RescoreAttempt != nil {
+		n++
+	}
+	if x.RescoreAll != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("AutoresearchRescoreParams holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.RescoreAttempt != nil:
+		if b, err = x.RescoreAttempt.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.RescoreAll != nil:
+		if b, err = x.RescoreAll.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -139,10 +214,10 @@ func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], autoresearchRescoreParamsObjects) {
 		case 0:
 			v.RescoreAttempt = new(RescoreAttempt)
-			err = json.Unmarshal(b, v.RescoreAttempt)
+			err = v.RescoreAttempt.UnmarshalJSON(b)
 		case 1:
 			v.RescoreAll = new(RescoreAll)
-			err = json.Unmarshal(b, v.RescoreAll)
+			err = v.RescoreAll.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of AutoresearchRescoreParams; an object needs every required member of one variant: RescoreAttempt (\"attemptId\") or RescoreAll (\"all\": true)")
 		}
@@ -154,6 +229,33 @@ func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x GoalGetResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.GoalSnapshot != nil {
+		n++
+	}
+	if x.GoalDisabled != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GoalGetResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.GoalSnapshot != nil:
+		if b, err = x.GoalSnapshot.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.GoalDisabled != nil:
+		if b, err = x.GoalDisabled.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -220,10 +322,10 @@ func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], goalGetResultObjects) {
 		case 0:
 			v.GoalSnapshot = new(GoalSnapshot)
-			err = json.Unmarshal(b, v.GoalSnapshot)
+			err = v.GoalSnapshot.UnmarshalJSON(b)
 		case 1:
 			v.GoalDisabled = new(GoalDisabled)
-			err = json.Unmarshal(b, v.GoalDisabled)
+			err = v.GoalDisabled.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of GoalGetResult; an object needs every required member of one variant: GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\") or GoalDisabled (\"ok\": false, \"message\")")
 		}
@@ -235,6 +337,33 @@ func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x GoalQueueResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.GoalMutationResult != nil {
+		n++
+	}
+	if x.GoalSnapshot != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GoalQueueResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.GoalMutationResult != nil:
+		if b, err = x.GoalMutationResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.GoalSnapshot != nil:
+		if b, err = x.GoalSnapshot.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -312,10 +441,10 @@ func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, goalQueueResultObjects) {
 		case 0:
 			v.GoalMutationResult = new(GoalMutationResult)
-			err = json.Unmarshal(b, v.GoalMutationResult)
+			err = v.GoalMutationResult.UnmarshalJSON(b)
 		case 1:
 			v.GoalSnapshot = new(GoalSnapshot)
-			err = json.Unmarshal(b, v.GoalSnapshot)
+			err = v.GoalSnapshot.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of GoalQueueResult; an object needs every required member of one variant: GoalMutationResult (\"ok\") or GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\")")
 		}
@@ -327,6 +456,44 @@ func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x GoalListTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.GoalTemplates != nil {
+		n++
+	}
+	if x.GoalDisabled != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GoalListTemplatesResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.GoalTemplates != nil:
+		if *x.GoalTemplates == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.GoalTemplates {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	case x.GoalDisabled != nil:
+		if b, err = x.GoalDisabled.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -353,10 +520,10 @@ func (x *GoalListTemplatesResult) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		v.GoalTemplates = new(GoalTemplates)
-		err = json.Unmarshal(b, v.GoalTemplates)
+		err = v.GoalTemplates.UnmarshalJSON(b)
 	case "object":
 		v.GoalDisabled = new(GoalDisabled)
-		err = json.Unmarshal(b, v.GoalDisabled)
+		err = v.GoalDisabled.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}

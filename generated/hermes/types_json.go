@@ -102,8 +102,17 @@ func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Commands != nil {
 		b = append(b, `,"commands":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-			return nil, err
+		if x.Commands == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Commands {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.SchemaProvider {
@@ -112,8 +121,19 @@ func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Events != nil {
 		b = append(b, `,"events":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Events); err != nil {
-			return nil, err
+		if x.Events == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Events {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -282,7 +302,10 @@ func (x FieldOverride) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"values":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"values":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Values.Value); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Values.Value, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -359,8 +382,19 @@ func (x SegmentOverride) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Fields != nil {
 		b = append(b, `,"fields":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Fields); err != nil {
-			return nil, err
+		if x.Fields == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Fields {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -391,7 +425,13 @@ func (x SchemaOverride) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Segments != nil {
 		b = append(b, `,"segments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Segments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Segments, func(b []byte, e SegmentOverride) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -534,13 +574,21 @@ func (x FileFilter) AppendJSON(b []byte) ([]byte, error) {
 	if x.Extensions == nil {
 		x.Extensions = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"extensions":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Extensions); err != nil {
-		return nil, err
+	if x.Extensions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Extensions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -675,8 +723,17 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Authors != nil {
 		b = append(b, `,"authors":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Authors); err != nil {
-			return nil, err
+		if x.Authors == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Authors {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Homepage != "" {
@@ -691,8 +748,19 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.ToolbarButtons != nil {
 		b = append(b, `,"toolbarButtons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ToolbarButtons); err != nil {
-			return nil, err
+		if x.ToolbarButtons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ToolbarButtons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Schema != nil {
@@ -1132,8 +1200,19 @@ func (x EditorPatchMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"patches":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Patches); err != nil {
-		return nil, err
+	if x.Patches == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Patches {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1175,8 +1254,19 @@ func (x EditorPatchMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.PatchesApplied)
 	if x.Errors != nil {
 		b = append(b, `,"errors":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Errors); err != nil {
-			return nil, err
+		if x.Errors == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Errors {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -1658,8 +1748,19 @@ func (x UIOpenFileParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
-			return nil, err
+		if x.Filters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Filters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -1741,8 +1842,19 @@ func (x UIOpenFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
-			return nil, err
+		if x.Filters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Filters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -1773,11 +1885,19 @@ func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x UIOpenFilesResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"paths":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Paths); err != nil {
-		return nil, err
+	if x.Paths == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Paths {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1827,8 +1947,19 @@ func (x UISaveFileParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
-			return nil, err
+		if x.Filters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Filters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil

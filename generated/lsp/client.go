@@ -342,7 +342,7 @@ func (r remoteClient) ClientUnregisterCapability(ctx context.Context, params *Un
 
 func (r remoteClient) WindowShowMessageRequest(ctx context.Context, params *ShowMessageRequestParams) (*MessageActionItem, error) {
 	var result *MessageActionItem
-	err := r.c.Call(ctx, MethodWindowShowMessageRequest, params, &result)
+	err := r.c.Call(ctx, MethodWindowShowMessageRequest, params, rpcimpl.Result(&result))
 	return result, err
 }
 

@@ -786,13 +786,13 @@ type remoteServer struct {
 
 func (r remoteServer) TextDocumentImplementation(ctx context.Context, params *ImplementationParams) (*TextDocumentImplementationResult, error) {
 	var result *TextDocumentImplementationResult
-	err := r.c.Call(ctx, MethodTextDocumentImplementation, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentImplementation, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentTypeDefinition(ctx context.Context, params *TypeDefinitionParams) (*TextDocumentTypeDefinitionResult, error) {
 	var result *TextDocumentTypeDefinitionResult
-	err := r.c.Call(ctx, MethodTextDocumentTypeDefinition, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentTypeDefinition, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -816,7 +816,7 @@ func (r remoteServer) TextDocumentFoldingRange(ctx context.Context, params *Fold
 
 func (r remoteServer) TextDocumentDeclaration(ctx context.Context, params *DeclarationParams) (*TextDocumentDeclarationResult, error) {
 	var result *TextDocumentDeclarationResult
-	err := r.c.Call(ctx, MethodTextDocumentDeclaration, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentDeclaration, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -846,43 +846,43 @@ func (r remoteServer) CallHierarchyOutgoingCalls(ctx context.Context, params *Ca
 
 func (r remoteServer) TextDocumentSemanticTokensFull(ctx context.Context, params *SemanticTokensParams) (*SemanticTokens, error) {
 	var result *SemanticTokens
-	err := r.c.Call(ctx, MethodTextDocumentSemanticTokensFull, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentSemanticTokensFull, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentSemanticTokensFullDelta(ctx context.Context, params *SemanticTokensDeltaParams) (*TextDocumentSemanticTokensFullDeltaResult, error) {
 	var result *TextDocumentSemanticTokensFullDeltaResult
-	err := r.c.Call(ctx, MethodTextDocumentSemanticTokensFullDelta, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentSemanticTokensFullDelta, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentSemanticTokensRange(ctx context.Context, params *SemanticTokensRangeParams) (*SemanticTokens, error) {
 	var result *SemanticTokens
-	err := r.c.Call(ctx, MethodTextDocumentSemanticTokensRange, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentSemanticTokensRange, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentLinkedEditingRange(ctx context.Context, params *LinkedEditingRangeParams) (*LinkedEditingRanges, error) {
 	var result *LinkedEditingRanges
-	err := r.c.Call(ctx, MethodTextDocumentLinkedEditingRange, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentLinkedEditingRange, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) WorkspaceWillCreateFiles(ctx context.Context, params *CreateFilesParams) (*WorkspaceEdit, error) {
 	var result *WorkspaceEdit
-	err := r.c.Call(ctx, MethodWorkspaceWillCreateFiles, params, &result)
+	err := r.c.Call(ctx, MethodWorkspaceWillCreateFiles, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) WorkspaceWillRenameFiles(ctx context.Context, params *RenameFilesParams) (*WorkspaceEdit, error) {
 	var result *WorkspaceEdit
-	err := r.c.Call(ctx, MethodWorkspaceWillRenameFiles, params, &result)
+	err := r.c.Call(ctx, MethodWorkspaceWillRenameFiles, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) WorkspaceWillDeleteFiles(ctx context.Context, params *DeleteFilesParams) (*WorkspaceEdit, error) {
 	var result *WorkspaceEdit
-	err := r.c.Call(ctx, MethodWorkspaceWillDeleteFiles, params, &result)
+	err := r.c.Call(ctx, MethodWorkspaceWillDeleteFiles, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -948,7 +948,7 @@ func (r remoteServer) WorkspaceDiagnostic(ctx context.Context, params *Workspace
 
 func (r remoteServer) TextDocumentInlineCompletion(ctx context.Context, params *InlineCompletionParams) (*TextDocumentInlineCompletionResult, error) {
 	var result *TextDocumentInlineCompletionResult
-	err := r.c.Call(ctx, MethodTextDocumentInlineCompletion, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentInlineCompletion, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -976,7 +976,7 @@ func (r remoteServer) TextDocumentWillSaveWaitUntil(ctx context.Context, params 
 
 func (r remoteServer) TextDocumentCompletion(ctx context.Context, params *CompletionParams) (*TextDocumentCompletionResult, error) {
 	var result *TextDocumentCompletionResult
-	err := r.c.Call(ctx, MethodTextDocumentCompletion, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentCompletion, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -990,19 +990,19 @@ func (r remoteServer) CompletionItemResolve(ctx context.Context, params *Complet
 
 func (r remoteServer) TextDocumentHover(ctx context.Context, params *HoverParams) (*Hover, error) {
 	var result *Hover
-	err := r.c.Call(ctx, MethodTextDocumentHover, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentHover, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentSignatureHelp(ctx context.Context, params *SignatureHelpParams) (*SignatureHelp, error) {
 	var result *SignatureHelp
-	err := r.c.Call(ctx, MethodTextDocumentSignatureHelp, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentSignatureHelp, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentDefinition(ctx context.Context, params *DefinitionParams) (*TextDocumentDefinitionResult, error) {
 	var result *TextDocumentDefinitionResult
-	err := r.c.Call(ctx, MethodTextDocumentDefinition, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentDefinition, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -1020,7 +1020,7 @@ func (r remoteServer) TextDocumentDocumentHighlight(ctx context.Context, params 
 
 func (r remoteServer) TextDocumentDocumentSymbol(ctx context.Context, params *DocumentSymbolParams) (*TextDocumentDocumentSymbolResult, error) {
 	var result *TextDocumentDocumentSymbolResult
-	err := r.c.Call(ctx, MethodTextDocumentDocumentSymbol, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentDocumentSymbol, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -1040,7 +1040,7 @@ func (r remoteServer) CodeActionResolve(ctx context.Context, params *CodeAction)
 
 func (r remoteServer) WorkspaceSymbol(ctx context.Context, params *WorkspaceSymbolParams) (*WorkspaceSymbolResult, error) {
 	var result *WorkspaceSymbolResult
-	err := r.c.Call(ctx, MethodWorkspaceSymbol, params, &result)
+	err := r.c.Call(ctx, MethodWorkspaceSymbol, params, rpcimpl.Result(&result))
 	return result, err
 }
 
@@ -1106,13 +1106,13 @@ func (r remoteServer) TextDocumentOnTypeFormatting(ctx context.Context, params *
 
 func (r remoteServer) TextDocumentRename(ctx context.Context, params *RenameParams) (*WorkspaceEdit, error) {
 	var result *WorkspaceEdit
-	err := r.c.Call(ctx, MethodTextDocumentRename, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentRename, params, rpcimpl.Result(&result))
 	return result, err
 }
 
 func (r remoteServer) TextDocumentPrepareRename(ctx context.Context, params *PrepareRenameParams) (*PrepareRenameResult, error) {
 	var result *PrepareRenameResult
-	err := r.c.Call(ctx, MethodTextDocumentPrepareRename, params, &result)
+	err := r.c.Call(ctx, MethodTextDocumentPrepareRename, params, rpcimpl.Result(&result))
 	return result, err
 }
 

@@ -30,13 +30,13 @@ func (x ImplementationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -135,8 +135,19 @@ func (x ImplementationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -194,13 +205,13 @@ func (x TypeDefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -254,8 +265,19 @@ func (x TypeDefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -397,8 +419,19 @@ func (x ConfigurationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -436,13 +469,13 @@ func (x DocumentColorParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -542,8 +575,19 @@ func (x DocumentColorRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -593,13 +637,13 @@ func (x ColorPresentationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -679,8 +723,19 @@ func (x ColorPresentation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.AdditionalTextEdits != nil {
 		b = append(b, `,"additionalTextEdits":`...)
-		if b, err = rpcimpl.AppendValue(b, x.AdditionalTextEdits); err != nil {
-			return nil, err
+		if x.AdditionalTextEdits == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.AdditionalTextEdits {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -751,8 +806,19 @@ func (x TextDocumentRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -790,13 +856,13 @@ func (x FoldingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -922,8 +988,19 @@ func (x FoldingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -981,13 +1058,13 @@ func (x DeclarationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1045,8 +1122,19 @@ func (x DeclarationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ID != "" {
 		b = append(b, `,"id":`...)
@@ -1105,13 +1193,13 @@ func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1120,8 +1208,19 @@ func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"positions":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Positions); err != nil {
-		return nil, err
+	if x.Positions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Positions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1223,8 +1322,19 @@ func (x SelectionRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ID != "" {
 		b = append(b, `,"id":`...)
@@ -1269,7 +1379,7 @@ func (x WorkDoneProgressCreateParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"token":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Token); err != nil {
+	if b, err = x.Token.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -1307,7 +1417,7 @@ func (x WorkDoneProgressCancelParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"token":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Token); err != nil {
+	if b, err = x.Token.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -1354,7 +1464,7 @@ func (x CallHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1408,8 +1518,17 @@ func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Detail != "" {
@@ -1428,7 +1547,7 @@ func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -1493,8 +1612,19 @@ func (x CallHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -1544,13 +1674,13 @@ func (x CallHierarchyIncomingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1620,8 +1750,19 @@ func (x CallHierarchyIncomingCall) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"fromRanges":`...)
-	if b, err = rpcimpl.AppendValue(b, x.FromRanges); err != nil {
-		return nil, err
+	if x.FromRanges == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.FromRanges {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1664,13 +1805,13 @@ func (x CallHierarchyOutgoingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1740,8 +1881,19 @@ func (x CallHierarchyOutgoingCall) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"fromRanges":`...)
-	if b, err = rpcimpl.AppendValue(b, x.FromRanges); err != nil {
-		return nil, err
+	if x.FromRanges == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.FromRanges {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1784,13 +1936,13 @@ func (x SemanticTokensParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1853,15 +2005,23 @@ func (x SemanticTokens) AppendJSON(b []byte) ([]byte, error) {
 	if x.Data == nil {
 		x.Data = []uint32{}
 	}
-	var err error
 	start := len(b)
 	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
 		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"data":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
-		return nil, err
+	if x.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Data {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1912,11 +2072,19 @@ func (x SemanticTokensPartialResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Data == nil {
 		x.Data = []uint32{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"data":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
-		return nil, err
+	if x.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Data {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1955,8 +2123,19 @@ func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -1968,13 +2147,13 @@ func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	}
 	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
+		if b, err = x.Range.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
+		if b, err = x.Full.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2037,13 +2216,13 @@ func (x SemanticTokensDeltaParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2120,8 +2299,19 @@ func (x SemanticTokensDelta) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"edits":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
-		return nil, err
+	if x.Edits == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Edits {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2173,8 +2363,19 @@ func (x SemanticTokensDeltaPartialResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"edits":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
-		return nil, err
+	if x.Edits == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Edits {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2212,13 +2413,13 @@ func (x SemanticTokensRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2380,7 +2581,7 @@ func (x LinkedEditingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2442,8 +2643,19 @@ func (x LinkedEditingRanges) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"ranges":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Ranges); err != nil {
-		return nil, err
+	if x.Ranges == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Ranges {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WordPattern != "" {
 		b = append(b, `,"wordPattern":`...)
@@ -2486,8 +2698,19 @@ func (x LinkedEditingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -2549,8 +2772,19 @@ func (x CreateFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"files":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
-		return nil, err
+	if x.Files == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Files {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2588,19 +2822,53 @@ func (x WorkspaceEdit) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Changes != nil {
 		b = append(b, `,"changes":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Changes); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Changes, func(b []byte, e []TextEdit) ([]byte, error) {
+			var err error
+			if e == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for i2, e2 := range e {
+					if i2 > 0 {
+						b = append(b, ',')
+					}
+					if b, err = e2.AppendJSON(b); err != nil {
+						return nil, err
+					}
+				}
+				b = append(b, ']')
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if x.DocumentChanges != nil {
 		b = append(b, `,"documentChanges":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentChanges); err != nil {
-			return nil, err
+		if x.DocumentChanges == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.DocumentChanges {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ChangeAnnotations != nil {
 		b = append(b, `,"changeAnnotations":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ChangeAnnotations); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.ChangeAnnotations, func(b []byte, e ChangeAnnotation) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -2650,8 +2918,19 @@ func (x FileOperationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"filters":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
-		return nil, err
+	if x.Filters == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Filters {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2701,8 +2980,19 @@ func (x RenameFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"files":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
-		return nil, err
+	if x.Files == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Files {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2752,8 +3042,19 @@ func (x DeleteFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"files":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
-		return nil, err
+	if x.Files == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Files {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2799,13 +3100,13 @@ func (x MonikerParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2917,8 +3218,19 @@ func (x MonikerRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -2970,7 +3282,7 @@ func (x TypeHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3024,8 +3336,17 @@ func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Detail != "" {
@@ -3044,7 +3365,7 @@ func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -3109,8 +3430,19 @@ func (x TypeHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -3160,13 +3492,13 @@ func (x TypeHierarchySupertypesParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3220,13 +3552,13 @@ func (x TypeHierarchySubtypesParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3280,7 +3612,7 @@ func (x InlineValueParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3350,8 +3682,19 @@ func (x InlineValueRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ID != "" {
 		b = append(b, `,"id":`...)
@@ -3397,7 +3740,7 @@ func (x InlayHintParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3458,7 +3801,7 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"label":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Label); err != nil {
+	if b, err = x.Label.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Kind != 0 {
@@ -3467,13 +3810,24 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.TextEdits != nil {
 		b = append(b, `,"textEdits":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TextEdits); err != nil {
-			return nil, err
+		if x.TextEdits == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TextEdits {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if !x.Tooltip.IsZero() {
 		b = append(b, `,"tooltip":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tooltip); err != nil {
+		if b, err = x.Tooltip.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3487,7 +3841,7 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -3557,8 +3911,19 @@ func (x InlayHintRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendBool(b, x.ResolveProvider)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ID != "" {
 		b = append(b, `,"id":`...)
@@ -3606,13 +3971,13 @@ func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3690,7 +4055,13 @@ func (x DocumentDiagnosticReportPartialResult) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"relatedDocuments":`...)
-	if b, err = rpcimpl.AppendValue(b, x.RelatedDocuments); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.RelatedDocuments, func(b []byte, e DocumentDiagnosticReportPartialResultRelatedDocumentsValue) ([]byte, error) {
+		var err error
+		if b, err = e.AppendJSON(b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -3763,8 +4134,19 @@ func (x DiagnosticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -3847,13 +4229,13 @@ func (x WorkspaceDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3862,8 +4244,19 @@ func (x WorkspaceDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"previousResultIds":`...)
-	if b, err = rpcimpl.AppendValue(b, x.PreviousResultIDs); err != nil {
-		return nil, err
+	if x.PreviousResultIDs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.PreviousResultIDs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3925,8 +4318,19 @@ func (x WorkspaceDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -3976,8 +4380,19 @@ func (x WorkspaceDiagnosticReportPartialResult) AppendJSON(b []byte) ([]byte, er
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4031,8 +4446,19 @@ func (x DidOpenNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"cellTextDocuments":`...)
-	if b, err = rpcimpl.AppendValue(b, x.CellTextDocuments); err != nil {
-		return nil, err
+	if x.CellTextDocuments == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.CellTextDocuments {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4176,8 +4602,19 @@ func (x DidCloseNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"cellTextDocuments":`...)
-	if b, err = rpcimpl.AppendValue(b, x.CellTextDocuments); err != nil {
-		return nil, err
+	if x.CellTextDocuments == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.CellTextDocuments {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4228,7 +4665,7 @@ func (x InlineCompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4299,8 +4736,19 @@ func (x InlineCompletionList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4337,7 +4785,7 @@ func (x InlineCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"insertText":`...)
-	if b, err = rpcimpl.AppendValue(b, x.InsertText); err != nil {
+	if b, err = x.InsertText.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.FilterText != "" {
@@ -4401,8 +4849,19 @@ func (x InlineCompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ID != "" {
 		b = append(b, `,"id":`...)
@@ -4460,8 +4919,19 @@ func (x RegistrationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"registrations":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Registrations); err != nil {
-		return nil, err
+	if x.Registrations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Registrations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4511,8 +4981,19 @@ func (x UnregistrationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"unregisterations":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Unregisterations); err != nil {
-		return nil, err
+	if x.Unregisterations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Unregisterations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -4550,7 +5031,7 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4589,7 +5070,7 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.InitializationOptions) != 0 {
 		b = append(b, `,"initializationOptions":`...)
-		if b, err = rpcimpl.AppendValue(b, x.InitializationOptions); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.InitializationOptions); err != nil {
 			return nil, err
 		}
 	}
@@ -4602,8 +5083,19 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"workspaceFolders":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"workspaceFolders":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
-			return nil, err
+		if x.WorkspaceFolders.Value == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.WorkspaceFolders.Value {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -4812,7 +5304,7 @@ func (x DidChangeConfigurationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"settings":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Settings); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Settings); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -4851,7 +5343,7 @@ func (x DidChangeConfigurationRegistrationOptions) AppendJSON(b []byte) ([]byte,
 	start := len(b)
 	if !x.Section.IsZero() {
 		b = append(b, `,"section":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Section); err != nil {
+		if b, err = x.Section.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4932,8 +5424,19 @@ func (x ShowMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Message)
 	if x.Actions != nil {
 		b = append(b, `,"actions":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Actions); err != nil {
-			return nil, err
+		if x.Actions == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Actions {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5110,8 +5613,19 @@ func (x DidChangeTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"contentChanges":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ContentChanges); err != nil {
-		return nil, err
+	if x.ContentChanges == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ContentChanges {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5153,8 +5667,19 @@ func (x TextDocumentChangeRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"syncKind":`...)
 	b = rpcimpl.AppendInt(b, x.SyncKind)
@@ -5280,8 +5805,19 @@ func (x TextDocumentSaveRegistrationOptions) AppendJSON(b []byte) ([]byte, error
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.IncludeText {
 		b = append(b, `,"includeText":`...)
@@ -5427,8 +5963,19 @@ func (x DidChangeWatchedFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"changes":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Changes); err != nil {
-		return nil, err
+	if x.Changes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Changes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5478,8 +6025,19 @@ func (x DidChangeWatchedFilesRegistrationOptions) AppendJSON(b []byte) ([]byte, 
 	var err error
 	start := len(b)
 	b = append(b, `,"watchers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Watchers); err != nil {
-		return nil, err
+	if x.Watchers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Watchers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5535,8 +6093,19 @@ func (x PublishDiagnosticsParams) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendInt(b, *x.Version)
 	}
 	b = append(b, `,"diagnostics":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
-		return nil, err
+	if x.Diagnostics == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Diagnostics {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5591,13 +6160,13 @@ func (x CompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5672,8 +6241,17 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Detail != "" {
@@ -5682,7 +6260,7 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
+		if b, err = x.Documentation.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5716,7 +6294,7 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.TextEdit.IsZero() {
 		b = append(b, `,"textEdit":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TextEdit); err != nil {
+		if b, err = x.TextEdit.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5726,14 +6304,34 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.AdditionalTextEdits != nil {
 		b = append(b, `,"additionalTextEdits":`...)
-		if b, err = rpcimpl.AppendValue(b, x.AdditionalTextEdits); err != nil {
-			return nil, err
+		if x.AdditionalTextEdits == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.AdditionalTextEdits {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.CommitCharacters != nil {
 		b = append(b, `,"commitCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CommitCharacters); err != nil {
-			return nil, err
+		if x.CommitCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.CommitCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Command != nil {
@@ -5744,7 +6342,7 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -5855,8 +6453,19 @@ func (x CompletionList) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5901,13 +6510,22 @@ func (x CompletionListItemDefaults) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.CommitCharacters != nil {
 		b = append(b, `,"commitCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CommitCharacters); err != nil {
-			return nil, err
+		if x.CommitCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.CommitCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if !x.EditRange.IsZero() {
 		b = append(b, `,"editRange":`...)
-		if b, err = rpcimpl.AppendValue(b, x.EditRange); err != nil {
+		if b, err = x.EditRange.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5921,7 +6539,7 @@ func (x CompletionListItemDefaults) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -6016,8 +6634,19 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -6025,14 +6654,32 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
+		if x.TriggerCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TriggerCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.AllCommitCharacters != nil {
 		b = append(b, `,"allCommitCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.AllCommitCharacters); err != nil {
-			return nil, err
+		if x.AllCommitCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.AllCommitCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ResolveProvider {
@@ -6099,7 +6746,7 @@ func (x HoverParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6148,7 +6795,7 @@ func (x Hover) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contents":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
+	if b, err = x.Contents.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Range != nil {
@@ -6194,8 +6841,19 @@ func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -6247,7 +6905,7 @@ func (x SignatureHelpParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6317,8 +6975,19 @@ func (x SignatureHelp) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"signatures":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Signatures); err != nil {
-		return nil, err
+	if x.Signatures == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Signatures {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ActiveSignature != nil {
 		b = append(b, `,"activeSignature":`...)
@@ -6371,8 +7040,19 @@ func (x SignatureHelpRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -6380,14 +7060,32 @@ func (x SignatureHelpRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
+		if x.TriggerCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TriggerCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.RetriggerCharacters != nil {
 		b = append(b, `,"retriggerCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RetriggerCharacters); err != nil {
-			return nil, err
+		if x.RetriggerCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.RetriggerCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -6440,13 +7138,13 @@ func (x DefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6500,8 +7198,19 @@ func (x DefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -6553,13 +7262,13 @@ func (x ReferenceParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6622,8 +7331,19 @@ func (x ReferenceRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -6675,13 +7395,13 @@ func (x DocumentHighlightParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6782,8 +7502,19 @@ func (x DocumentHighlightRegistrationOptions) AppendJSON(b []byte) ([]byte, erro
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -6827,13 +7558,13 @@ func (x DocumentSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6891,8 +7622,17 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ContainerName != "" {
@@ -6967,8 +7707,17 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Deprecated {
@@ -6985,8 +7734,19 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Children != nil {
 		b = append(b, `,"children":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Children); err != nil {
-			return nil, err
+		if x.Children == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Children {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -7047,8 +7807,19 @@ func (x DocumentSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -7098,13 +7869,13 @@ func (x CodeActionParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -7180,8 +7951,19 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Command)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
+		if x.Arguments == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Arguments {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -7233,8 +8015,19 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Diagnostics != nil {
 		b = append(b, `,"diagnostics":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
-			return nil, err
+		if x.Diagnostics == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Diagnostics {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.IsPreferred {
@@ -7261,7 +8054,7 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -7352,8 +8145,19 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -7361,8 +8165,17 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CodeActionKinds); err != nil {
-			return nil, err
+		if x.CodeActionKinds == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.CodeActionKinds {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ResolveProvider {
@@ -7411,13 +8224,13 @@ func (x WorkspaceSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -7473,8 +8286,17 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ContainerName != "" {
@@ -7482,12 +8304,12 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.ContainerName)
 	}
 	b = append(b, `,"location":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Location); err != nil {
+	if b, err = x.Location.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -7613,13 +8435,13 @@ func (x CodeLensParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -7683,7 +8505,7 @@ func (x CodeLens) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -7726,8 +8548,19 @@ func (x CodeLensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -7777,13 +8610,13 @@ func (x DocumentLinkParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -7849,7 +8682,7 @@ func (x DocumentLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -7894,8 +8727,19 @@ func (x DocumentLinkRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -7945,7 +8789,7 @@ func (x DocumentFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -8002,8 +8846,19 @@ func (x DocumentFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -8047,7 +8902,7 @@ func (x DocumentRangeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -8113,8 +8968,19 @@ func (x DocumentRangeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -8177,7 +9043,7 @@ func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -8186,8 +9052,19 @@ func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"ranges":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Ranges); err != nil {
-		return nil, err
+	if x.Ranges == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Ranges {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"options":`...)
 	if b, err = x.Options.AppendJSON(b); err != nil {
@@ -8306,15 +9183,35 @@ func (x DocumentOnTypeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byt
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"firstTriggerCharacter":`...)
 	b = rpcimpl.AppendString(b, x.FirstTriggerCharacter)
 	if x.MoreTriggerCharacter != nil {
 		b = append(b, `,"moreTriggerCharacter":`...)
-		if b, err = rpcimpl.AppendValue(b, x.MoreTriggerCharacter); err != nil {
-			return nil, err
+		if x.MoreTriggerCharacter == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.MoreTriggerCharacter {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -8360,7 +9257,7 @@ func (x RenameParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -8424,8 +9321,19 @@ func (x RenameRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -8483,7 +9391,7 @@ func (x PrepareRenameParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -8533,7 +9441,7 @@ func (x ExecuteCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -8541,8 +9449,19 @@ func (x ExecuteCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Command)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
+		if x.Arguments == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Arguments {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -8597,15 +9516,23 @@ func (x ExecuteCommandRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if x.Commands == nil {
 		x.Commands = []string{}
 	}
-	var err error
 	start := len(b)
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-		return nil, err
+	if x.Commands == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Commands {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9028,7 +9955,7 @@ func (x CancelParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -9066,11 +9993,11 @@ func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"token":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Token); err != nil {
+	if b, err = x.Token.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Value); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -9161,7 +10088,7 @@ func (x WorkDoneProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -9196,7 +10123,7 @@ func (x PartialResultParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = x.PartialResultToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -9445,12 +10372,34 @@ func (x WorkspaceFoldersChangeEvent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"added":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Added); err != nil {
-		return nil, err
+	if x.Added == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Added {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"removed":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Removed); err != nil {
-		return nil, err
+	if x.Removed == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Removed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -9823,13 +10772,13 @@ func (x SemanticTokensOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
+		if b, err = x.Range.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
+		if b, err = x.Full.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -9921,7 +10870,6 @@ func (x *SemanticTokensOptionsFullVariant2) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SemanticTokensEdit) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"start":`...)
 	b = rpcimpl.AppendInt(b, x.Start)
@@ -9929,8 +10877,17 @@ func (x SemanticTokensEdit) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.DeleteCount)
 	if x.Data != nil {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
-			return nil, err
+		if x.Data == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Data {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -10058,8 +11015,19 @@ func (x TextDocumentEdit) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"edits":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
-		return nil, err
+	if x.Edits == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Edits {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -10779,7 +11747,7 @@ func (x InlayHintLabelPart) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Value)
 	if !x.Tooltip.IsZero() {
 		b = append(b, `,"tooltip":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tooltip); err != nil {
+		if b, err = x.Tooltip.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -10945,12 +11913,29 @@ func (x RelatedFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error
 		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.RelatedDocuments != nil {
 		b = append(b, `,"relatedDocuments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RelatedDocuments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.RelatedDocuments, func(b []byte, e RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -11022,7 +12007,13 @@ func (x RelatedUnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, 
 	b = rpcimpl.AppendString(b, x.ResultID)
 	if x.RelatedDocuments != nil {
 		b = append(b, `,"relatedDocuments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RelatedDocuments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.RelatedDocuments, func(b []byte, e RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -11099,8 +12090,19 @@ func (x FullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11323,13 +12325,30 @@ func (x NotebookDocument) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Version)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Metadata, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"cells":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
-		return nil, err
+	if x.Cells == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Cells {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11482,7 +12501,13 @@ func (x NotebookDocumentChangeEvent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Metadata, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -11528,14 +12553,36 @@ func (x NotebookDocumentChangeEventCells) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Data != nil {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
-			return nil, err
+		if x.Data == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Data {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.TextContent != nil {
 		b = append(b, `,"textContent":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TextContent); err != nil {
-			return nil, err
+		if x.TextContent == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TextContent {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -11574,14 +12621,36 @@ func (x NotebookDocumentChangeEventCellsStructure) AppendJSON(b []byte) ([]byte,
 	}
 	if x.DidOpen != nil {
 		b = append(b, `,"didOpen":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DidOpen); err != nil {
-			return nil, err
+		if x.DidOpen == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.DidOpen {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.DidClose != nil {
 		b = append(b, `,"didClose":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DidClose); err != nil {
-			return nil, err
+		if x.DidClose == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.DidClose {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -11640,8 +12709,19 @@ func (x NotebookDocumentChangeEventCellsTextContentItem) AppendJSON(b []byte) ([
 		return nil, err
 	}
 	b = append(b, `,"changes":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Changes); err != nil {
-		return nil, err
+	if x.Changes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Changes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -11857,7 +12937,7 @@ func (x Registration) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Method)
 	if len(x.RegisterOptions) != 0 {
 		b = append(b, `,"registerOptions":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RegisterOptions); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.RegisterOptions); err != nil {
 			return nil, err
 		}
 	}
@@ -11946,7 +13026,7 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = x.WorkDoneToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -11985,7 +13065,7 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.InitializationOptions) != 0 {
 		b = append(b, `,"initializationOptions":`...)
-		if b, err = rpcimpl.AppendValue(b, x.InitializationOptions); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.InitializationOptions); err != nil {
 			return nil, err
 		}
 	}
@@ -12103,8 +13183,19 @@ func (x WorkspaceFoldersInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"workspaceFolders":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"workspaceFolders":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
-			return nil, err
+		if x.WorkspaceFolders.Value == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.WorkspaceFolders.Value {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -12141,13 +13232,13 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.TextDocumentSync.IsZero() {
 		b = append(b, `,"textDocumentSync":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TextDocumentSync); err != nil {
+		if b, err = x.TextDocumentSync.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.NotebookDocumentSync.IsZero() {
 		b = append(b, `,"notebookDocumentSync":`...)
-		if b, err = rpcimpl.AppendValue(b, x.NotebookDocumentSync); err != nil {
+		if b, err = x.NotebookDocumentSync.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12159,7 +13250,7 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.HoverProvider.IsZero() {
 		b = append(b, `,"hoverProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.HoverProvider); err != nil {
+		if b, err = x.HoverProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12171,49 +13262,49 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.DeclarationProvider.IsZero() {
 		b = append(b, `,"declarationProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DeclarationProvider); err != nil {
+		if b, err = x.DeclarationProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.DefinitionProvider.IsZero() {
 		b = append(b, `,"definitionProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DefinitionProvider); err != nil {
+		if b, err = x.DefinitionProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.TypeDefinitionProvider.IsZero() {
 		b = append(b, `,"typeDefinitionProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TypeDefinitionProvider); err != nil {
+		if b, err = x.TypeDefinitionProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.ImplementationProvider.IsZero() {
 		b = append(b, `,"implementationProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ImplementationProvider); err != nil {
+		if b, err = x.ImplementationProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.ReferencesProvider.IsZero() {
 		b = append(b, `,"referencesProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ReferencesProvider); err != nil {
+		if b, err = x.ReferencesProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.DocumentHighlightProvider.IsZero() {
 		b = append(b, `,"documentHighlightProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentHighlightProvider); err != nil {
+		if b, err = x.DocumentHighlightProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.DocumentSymbolProvider.IsZero() {
 		b = append(b, `,"documentSymbolProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentSymbolProvider); err != nil {
+		if b, err = x.DocumentSymbolProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.CodeActionProvider.IsZero() {
 		b = append(b, `,"codeActionProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CodeActionProvider); err != nil {
+		if b, err = x.CodeActionProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12231,25 +13322,25 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.ColorProvider.IsZero() {
 		b = append(b, `,"colorProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ColorProvider); err != nil {
+		if b, err = x.ColorProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.WorkspaceSymbolProvider.IsZero() {
 		b = append(b, `,"workspaceSymbolProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.WorkspaceSymbolProvider); err != nil {
+		if b, err = x.WorkspaceSymbolProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.DocumentFormattingProvider.IsZero() {
 		b = append(b, `,"documentFormattingProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentFormattingProvider); err != nil {
+		if b, err = x.DocumentFormattingProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.DocumentRangeFormattingProvider.IsZero() {
 		b = append(b, `,"documentRangeFormattingProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentRangeFormattingProvider); err != nil {
+		if b, err = x.DocumentRangeFormattingProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12261,19 +13352,19 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.RenameProvider.IsZero() {
 		b = append(b, `,"renameProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RenameProvider); err != nil {
+		if b, err = x.RenameProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.FoldingRangeProvider.IsZero() {
 		b = append(b, `,"foldingRangeProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.FoldingRangeProvider); err != nil {
+		if b, err = x.FoldingRangeProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.SelectionRangeProvider.IsZero() {
 		b = append(b, `,"selectionRangeProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.SelectionRangeProvider); err != nil {
+		if b, err = x.SelectionRangeProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12285,55 +13376,55 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.CallHierarchyProvider.IsZero() {
 		b = append(b, `,"callHierarchyProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CallHierarchyProvider); err != nil {
+		if b, err = x.CallHierarchyProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.LinkedEditingRangeProvider.IsZero() {
 		b = append(b, `,"linkedEditingRangeProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.LinkedEditingRangeProvider); err != nil {
+		if b, err = x.LinkedEditingRangeProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.SemanticTokensProvider.IsZero() {
 		b = append(b, `,"semanticTokensProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.SemanticTokensProvider); err != nil {
+		if b, err = x.SemanticTokensProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.MonikerProvider.IsZero() {
 		b = append(b, `,"monikerProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.MonikerProvider); err != nil {
+		if b, err = x.MonikerProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.TypeHierarchyProvider.IsZero() {
 		b = append(b, `,"typeHierarchyProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TypeHierarchyProvider); err != nil {
+		if b, err = x.TypeHierarchyProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.InlineValueProvider.IsZero() {
 		b = append(b, `,"inlineValueProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.InlineValueProvider); err != nil {
+		if b, err = x.InlineValueProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.InlayHintProvider.IsZero() {
 		b = append(b, `,"inlayHintProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.InlayHintProvider); err != nil {
+		if b, err = x.InlayHintProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.DiagnosticProvider.IsZero() {
 		b = append(b, `,"diagnosticProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DiagnosticProvider); err != nil {
+		if b, err = x.DiagnosticProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.InlineCompletionProvider.IsZero() {
 		b = append(b, `,"inlineCompletionProvider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.InlineCompletionProvider); err != nil {
+		if b, err = x.InlineCompletionProvider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12345,7 +13436,7 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Experimental) != 0 {
 		b = append(b, `,"experimental":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Experimental); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Experimental); err != nil {
 			return nil, err
 		}
 	}
@@ -12683,7 +13774,7 @@ func (x FileSystemWatcher) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"globPattern":`...)
-	if b, err = rpcimpl.AppendValue(b, x.GlobPattern); err != nil {
+	if b, err = x.GlobPattern.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Kind != nil {
@@ -12736,7 +13827,7 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Code.IsZero() {
 		b = append(b, `,"code":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Code); err != nil {
+		if b, err = x.Code.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -12754,19 +13845,39 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Message)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.RelatedInformation != nil {
 		b = append(b, `,"relatedInformation":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RelatedInformation); err != nil {
-			return nil, err
+		if x.RelatedInformation == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.RelatedInformation {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -12965,14 +14076,32 @@ func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
+		if x.TriggerCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TriggerCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.AllCommitCharacters != nil {
 		b = append(b, `,"allCommitCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.AllCommitCharacters); err != nil {
-			return nil, err
+		if x.AllCommitCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.AllCommitCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ResolveProvider {
@@ -13138,14 +14267,25 @@ func (x SignatureInformation) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Label)
 	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
+		if b, err = x.Documentation.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Parameters != nil {
 		b = append(b, `,"parameters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Parameters); err != nil {
-			return nil, err
+		if x.Parameters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Parameters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ActiveParameter != nil {
@@ -13195,7 +14335,6 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SignatureHelpOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -13203,14 +14342,32 @@ func (x SignatureHelpOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
-			return nil, err
+		if x.TriggerCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.TriggerCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.RetriggerCharacters != nil {
 		b = append(b, `,"retriggerCharacters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RetriggerCharacters); err != nil {
-			return nil, err
+		if x.RetriggerCharacters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.RetriggerCharacters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -13363,7 +14520,6 @@ func (x *DocumentHighlightOptions) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x BaseSymbolInformation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
@@ -13371,8 +14527,17 @@ func (x BaseSymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ContainerName != "" {
@@ -13471,13 +14636,33 @@ func (x CodeActionContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"diagnostics":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
-		return nil, err
+	if x.Diagnostics == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Diagnostics {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Only != nil {
 		b = append(b, `,"only":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Only); err != nil {
-			return nil, err
+		if x.Only == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Only {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.TriggerKind != 0 {
@@ -13523,7 +14708,6 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
@@ -13531,8 +14715,17 @@ func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CodeActionKinds); err != nil {
-			return nil, err
+		if x.CodeActionKinds == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.CodeActionKinds {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ResolveProvider {
@@ -13796,14 +14989,22 @@ func (x *DocumentRangeFormattingOptions) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentOnTypeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"firstTriggerCharacter":`...)
 	b = rpcimpl.AppendString(b, x.FirstTriggerCharacter)
 	if x.MoreTriggerCharacter != nil {
 		b = append(b, `,"moreTriggerCharacter":`...)
-		if b, err = rpcimpl.AppendValue(b, x.MoreTriggerCharacter); err != nil {
-			return nil, err
+		if x.MoreTriggerCharacter == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.MoreTriggerCharacter {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -13888,15 +15089,23 @@ func (x ExecuteCommandOptions) AppendJSON(b []byte) ([]byte, error) {
 	if x.Commands == nil {
 		x.Commands = []string{}
 	}
-	var err error
 	start := len(b)
 	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-		return nil, err
+	if x.Commands == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Commands {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -13951,15 +15160,32 @@ func (x SemanticTokensLegend) AppendJSON(b []byte) ([]byte, error) {
 	if x.TokenModifiers == nil {
 		x.TokenModifiers = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"tokenTypes":`...)
-	if b, err = rpcimpl.AppendValue(b, x.TokenTypes); err != nil {
-		return nil, err
+	if x.TokenTypes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.TokenTypes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"tokenModifiers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.TokenModifiers); err != nil {
-		return nil, err
+	if x.TokenModifiers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.TokenModifiers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -14329,8 +15555,19 @@ func (x WorkspaceFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, err
 		b = rpcimpl.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
-		return nil, err
+	if x.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"uri":`...)
 	b = rpcimpl.AppendString(b, x.URI)
@@ -14482,7 +15719,13 @@ func (x NotebookCell) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Document)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Metadata, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -14541,8 +15784,19 @@ func (x NotebookCellArrayChange) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.DeleteCount)
 	if x.Cells != nil {
 		b = append(b, `,"cells":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
-			return nil, err
+		if x.Cells == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Cells {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -14663,7 +15917,7 @@ func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Experimental) != 0 {
 		b = append(b, `,"experimental":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Experimental); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Experimental); err != nil {
 			return nil, err
 		}
 	}
@@ -14721,7 +15975,7 @@ func (x TextDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Save.IsZero() {
 		b = append(b, `,"save":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Save); err != nil {
+		if b, err = x.Save.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -14779,8 +16033,19 @@ func (x NotebookDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"notebookSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.NotebookSelector); err != nil {
-		return nil, err
+	if x.NotebookSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.NotebookSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Save {
 		b = append(b, `,"save":`...)
@@ -14823,13 +16088,24 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) AppendJSON(b []
 	var err error
 	start := len(b)
 	b = append(b, `,"notebook":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
+	if b, err = x.Notebook.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Cells != nil {
 		b = append(b, `,"cells":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
-			return nil, err
+		if x.Cells == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Cells {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -14918,13 +16194,24 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) AppendJSON(b []
 	start := len(b)
 	if !x.Notebook.IsZero() {
 		b = append(b, `,"notebook":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
+		if b, err = x.Notebook.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"cells":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
-		return nil, err
+	if x.Cells == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Cells {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -15014,8 +16301,19 @@ func (x NotebookDocumentSyncRegistrationOptions) AppendJSON(b []byte) ([]byte, e
 	var err error
 	start := len(b)
 	b = append(b, `,"notebookSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.NotebookSelector); err != nil {
-		return nil, err
+	if x.NotebookSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.NotebookSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Save {
 		b = append(b, `,"save":`...)
@@ -15069,7 +16367,7 @@ func (x WorkspaceFoldersServerCapabilities) AppendJSON(b []byte) ([]byte, error)
 	}
 	if !x.ChangeNotifications.IsZero() {
 		b = append(b, `,"changeNotifications":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ChangeNotifications); err != nil {
+		if b, err = x.ChangeNotifications.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -15257,12 +16555,12 @@ func (x ParameterInformation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"label":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Label); err != nil {
+	if b, err = x.Label.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
+		if b, err = x.Documentation.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -15300,6 +16598,23 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarshalJSON encodes x as a JSON array.
+func (x ParameterInformationLabelVariant2) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends x to b encoded as a JSON array, without reflection.
+func (x ParameterInformationLabelVariant2) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range x {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = rpcimpl.AppendInt(b, e)
+	}
+	return append(b, ']'), nil
+}
+
 // UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
 // fault when one does not decode.
 func (x *ParameterInformationLabelVariant2) UnmarshalJSON(b []byte) error {
@@ -15320,7 +16635,7 @@ func (x NotebookCellTextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"notebook":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
+	if b, err = x.Notebook.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Language != "" {
@@ -15947,8 +17262,17 @@ func (x GeneralClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.PositionEncodings != nil {
 		b = append(b, `,"positionEncodings":`...)
-		if b, err = rpcimpl.AppendValue(b, x.PositionEncodings); err != nil {
-			return nil, err
+		if x.PositionEncodings == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.PositionEncodings {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -15994,13 +17318,21 @@ func (x GeneralClientCapabilitiesStaleRequestSupport) AppendJSON(b []byte) ([]by
 	if x.RetryOnContentModified == nil {
 		x.RetryOnContentModified = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"cancel":`...)
 	b = rpcimpl.AppendBool(b, x.Cancel)
 	b = append(b, `,"retryOnContentModified":`...)
-	if b, err = rpcimpl.AppendValue(b, x.RetryOnContentModified); err != nil {
-		return nil, err
+	if x.RetryOnContentModified == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.RetryOnContentModified {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16042,7 +17374,7 @@ func (x RelativePattern) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"baseUri":`...)
-	if b, err = rpcimpl.AppendValue(b, x.BaseURI); err != nil {
+	if b, err = x.BaseURI.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"pattern":`...)
@@ -16092,8 +17424,17 @@ func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.ResourceOperations != nil {
 		b = append(b, `,"resourceOperations":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ResourceOperations); err != nil {
-			return nil, err
+		if x.ResourceOperations == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ResourceOperations {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.FailureHandling != "" {
@@ -16292,12 +17633,20 @@ func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x WorkspaceSymbolClientCapabilitiesSymbolKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
+		if x.ValueSet == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ValueSet {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -16337,11 +17686,19 @@ func (x WorkspaceSymbolClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byt
 	if x.ValueSet == nil {
 		x.ValueSet = []SymbolTag{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
+	if x.ValueSet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ValueSet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16388,11 +17745,19 @@ func (x WorkspaceSymbolClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([
 	if x.Properties == nil {
 		x.Properties = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
-		return nil, err
+	if x.Properties == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Properties {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16822,8 +18187,17 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 	}
 	if x.DocumentationFormat != nil {
 		b = append(b, `,"documentationFormat":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentationFormat); err != nil {
-			return nil, err
+		if x.DocumentationFormat == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.DocumentationFormat {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.DeprecatedSupport {
@@ -16915,11 +18289,19 @@ func (x CompletionClientCapabilitiesCompletionItemTagSupport) AppendJSON(b []byt
 	if x.ValueSet == nil {
 		x.ValueSet = []CompletionItemTag{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
+	if x.ValueSet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ValueSet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -16966,11 +18348,19 @@ func (x CompletionClientCapabilitiesCompletionItemResolveSupport) AppendJSON(b [
 	if x.Properties == nil {
 		x.Properties = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
-		return nil, err
+	if x.Properties == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Properties {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17017,11 +18407,19 @@ func (x CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) AppendJ
 	if x.ValueSet == nil {
 		x.ValueSet = []InsertTextMode{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
+	if x.ValueSet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ValueSet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17055,12 +18453,20 @@ func (x *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) Unmars
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CompletionClientCapabilitiesCompletionItemKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
+		if x.ValueSet == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ValueSet {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -17087,12 +18493,20 @@ func (x *CompletionClientCapabilitiesCompletionItemKind) UnmarshalJSON(b []byte)
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CompletionClientCapabilitiesCompletionList) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.ItemDefaults != nil {
 		b = append(b, `,"itemDefaults":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ItemDefaults); err != nil {
-			return nil, err
+		if x.ItemDefaults == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ItemDefaults {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -17119,7 +18533,6 @@ func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) err
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x HoverClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
@@ -17127,8 +18540,17 @@ func (x HoverClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.ContentFormat != nil {
 		b = append(b, `,"contentFormat":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ContentFormat); err != nil {
-			return nil, err
+		if x.ContentFormat == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ContentFormat {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -17205,8 +18627,17 @@ func (x SignatureHelpClientCapabilitiesSignatureInformation) AppendJSON(b []byte
 	start := len(b)
 	if x.DocumentationFormat != nil {
 		b = append(b, `,"documentationFormat":`...)
-		if b, err = rpcimpl.AppendValue(b, x.DocumentationFormat); err != nil {
-			return nil, err
+		if x.DocumentationFormat == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.DocumentationFormat {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ParameterInformation != nil {
@@ -17532,12 +18963,20 @@ func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentSymbolClientCapabilitiesSymbolKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
+		if x.ValueSet == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ValueSet {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -17577,11 +19016,19 @@ func (x DocumentSymbolClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byte
 	if x.ValueSet == nil {
 		x.ValueSet = []SymbolTag{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
+	if x.ValueSet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ValueSet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17736,11 +19183,19 @@ func (x CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) Appe
 	if x.ValueSet == nil {
 		x.ValueSet = []CodeActionKind{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
+	if x.ValueSet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ValueSet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -17787,11 +19242,19 @@ func (x CodeActionClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte
 	if x.Properties == nil {
 		x.Properties = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
-		return nil, err
+	if x.Properties == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Properties {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18121,12 +19584,20 @@ func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FoldingRangeClientCapabilitiesFoldingRangeKind) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-			return nil, err
+		if x.ValueSet == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.ValueSet {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -18280,11 +19751,19 @@ func (x PublishDiagnosticsClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]
 	if x.ValueSet == nil {
 		x.ValueSet = []DiagnosticTag{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
-		return nil, err
+	if x.ValueSet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ValueSet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18383,16 +19862,43 @@ func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"tokenTypes":`...)
-	if b, err = rpcimpl.AppendValue(b, x.TokenTypes); err != nil {
-		return nil, err
+	if x.TokenTypes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.TokenTypes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"tokenModifiers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.TokenModifiers); err != nil {
-		return nil, err
+	if x.TokenModifiers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.TokenModifiers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"formats":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Formats); err != nil {
-		return nil, err
+	if x.Formats == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Formats {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.OverlappingTokenSupport {
 		b = append(b, `,"overlappingTokenSupport":`...)
@@ -18471,13 +19977,13 @@ func (x SemanticTokensClientCapabilitiesRequests) AppendJSON(b []byte) ([]byte, 
 	start := len(b)
 	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
+		if b, err = x.Range.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
+		if b, err = x.Full.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -18724,11 +20230,19 @@ func (x InlayHintClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte,
 	if x.Properties == nil {
 		x.Properties = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
-		return nil, err
+	if x.Properties == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Properties {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -18998,7 +20512,6 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x MarkdownClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"parser":`...)
 	b = rpcimpl.AppendString(b, x.Parser)
@@ -19008,8 +20521,17 @@ func (x MarkdownClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.AllowedTags != nil {
 		b = append(b, `,"allowedTags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.AllowedTags); err != nil {
-			return nil, err
+		if x.AllowedTags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.AllowedTags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil

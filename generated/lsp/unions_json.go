@@ -14,6 +14,47 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x WorkspaceEditDocumentChangesItem) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextDocumentEdit != nil {
+		n++
+	}
+	if x.CreateFile != nil {
+		n++
+	}
+	if x.RenameFile != nil {
+		n++
+	}
+	if x.DeleteFile != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceEditDocumentChangesItem holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextDocumentEdit != nil:
+		if b, err = x.TextDocumentEdit.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CreateFile != nil:
+		if b, err = x.CreateFile.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.RenameFile != nil:
+		if b, err = x.RenameFile.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.DeleteFile != nil:
+		if b, err = x.DeleteFile.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x WorkspaceEditDocumentChangesItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -95,16 +136,16 @@ func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], workspaceEditDocumentChangesItemObjects) {
 		case 0:
 			v.TextDocumentEdit = new(TextDocumentEdit)
-			err = json.Unmarshal(b, v.TextDocumentEdit)
+			err = v.TextDocumentEdit.UnmarshalJSON(b)
 		case 1:
 			v.CreateFile = new(CreateFile)
-			err = json.Unmarshal(b, v.CreateFile)
+			err = v.CreateFile.UnmarshalJSON(b)
 		case 2:
 			v.RenameFile = new(RenameFile)
-			err = json.Unmarshal(b, v.RenameFile)
+			err = v.RenameFile.UnmarshalJSON(b)
 		case 3:
 			v.DeleteFile = new(DeleteFile)
-			err = json.Unmarshal(b, v.DeleteFile)
+			err = v.DeleteFile.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of WorkspaceEditDocumentChangesItem; an object needs every required member of one variant: TextDocumentEdit (\"textDocument\", \"edits\"), CreateFile (\"kind\": \"create\", \"uri\"), RenameFile (\"kind\": \"rename\", \"oldUri\", \"newUri\") or DeleteFile (\"kind\": \"delete\", \"uri\")")
 		}
@@ -116,6 +157,42 @@ func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x InlayHintLabel) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("InlayHintLabel holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -142,10 +219,10 @@ func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "array":
 		v.Array = new([]InlayHintLabelPart)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[InlayHintLabelPart])
 	default:
 		return fmt.Errorf("expected string or array, got JSON %s", kind)
 	}
@@ -154,6 +231,31 @@ func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x InlayHintTooltip) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkupContent != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("InlayHintTooltip holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -180,10 +282,10 @@ func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
+		err = v.MarkupContent.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -192,6 +294,33 @@ func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.FullDocumentDiagnosticReport != nil {
+		n++
+	}
+	if x.UnchangedDocumentDiagnosticReport != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DocumentDiagnosticReportPartialResultRelatedDocumentsValue holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.FullDocumentDiagnosticReport != nil:
+		if b, err = x.FullDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.UnchangedDocumentDiagnosticReport != nil:
+		if b, err = x.UnchangedDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -253,10 +382,10 @@ func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJS
 		switch rpcimpl.ChooseObject(held[:], failed[:], documentDiagnosticReportPartialResultRelatedDocumentsValueObjects) {
 		case 0:
 			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
+			err = v.FullDocumentDiagnosticReport.UnmarshalJSON(b)
 		case 1:
 			v.UnchangedDocumentDiagnosticReport = new(UnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.UnchangedDocumentDiagnosticReport)
+			err = v.UnchangedDocumentDiagnosticReport.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of DocumentDiagnosticReportPartialResultRelatedDocumentsValue; an object needs every required member of one variant: FullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or UnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
 		}
@@ -268,6 +397,31 @@ func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJS
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x InlineCompletionItemInsertText) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.StringValue != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("InlineCompletionItemInsertText holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.StringValue != nil:
+		if b, err = x.StringValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -294,10 +448,10 @@ func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.StringValue = new(StringValue)
-		err = json.Unmarshal(b, v.StringValue)
+		err = v.StringValue.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -306,6 +460,39 @@ func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x DidChangeConfigurationRegistrationOptionsSection) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DidChangeConfigurationRegistrationOptionsSection holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -332,7 +519,7 @@ func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byt
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "array":
 		v.Array = new([]string)
 		err = json.Unmarshal(b, v.Array)
@@ -344,6 +531,31 @@ func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byt
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CompletionItemDocumentation) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkupContent != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CompletionItemDocumentation holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -370,10 +582,10 @@ func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
+		err = v.MarkupContent.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -382,6 +594,33 @@ func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CompletionItemTextEdit) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextEdit != nil {
+		n++
+	}
+	if x.InsertReplaceEdit != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CompletionItemTextEdit holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextEdit != nil:
+		if b, err = x.TextEdit.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.InsertReplaceEdit != nil:
+		if b, err = x.InsertReplaceEdit.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -440,10 +679,10 @@ func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, completionItemTextEditObjects) {
 		case 0:
 			v.TextEdit = new(TextEdit)
-			err = json.Unmarshal(b, v.TextEdit)
+			err = v.TextEdit.UnmarshalJSON(b)
 		case 1:
 			v.InsertReplaceEdit = new(InsertReplaceEdit)
-			err = json.Unmarshal(b, v.InsertReplaceEdit)
+			err = v.InsertReplaceEdit.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of CompletionItemTextEdit; an object needs every required member of one variant: TextEdit (\"range\", \"newText\") or InsertReplaceEdit (\"newText\", \"insert\", \"replace\")")
 		}
@@ -455,6 +694,33 @@ func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CompletionListItemDefaultsEditRange) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Range != nil {
+		n++
+	}
+	if x.CompletionListItemDefaultsEditRangeVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CompletionListItemDefaultsEditRange holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Range != nil:
+		if b, err = x.Range.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CompletionListItemDefaultsEditRangeVariant2 != nil:
+		if b, err = x.CompletionListItemDefaultsEditRangeVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -513,10 +779,10 @@ func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, completionListItemDefaultsEditRangeObjects) {
 		case 0:
 			v.Range = new(Range)
-			err = json.Unmarshal(b, v.Range)
+			err = v.Range.UnmarshalJSON(b)
 		case 1:
 			v.CompletionListItemDefaultsEditRangeVariant2 = new(CompletionListItemDefaultsEditRangeVariant2)
-			err = json.Unmarshal(b, v.CompletionListItemDefaultsEditRangeVariant2)
+			err = v.CompletionListItemDefaultsEditRangeVariant2.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of CompletionListItemDefaultsEditRange; an object needs every required member of one variant: Range (\"start\", \"end\") or CompletionListItemDefaultsEditRangeVariant2 (\"insert\", \"replace\")")
 		}
@@ -528,6 +794,51 @@ func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x HoverContents) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.MarkupContent != nil {
+		n++
+	}
+	if x.MarkedString != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("HoverContents holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.MarkedString != nil:
+		if b, err = x.MarkedString.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -588,19 +899,19 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], hoverContentsObjects) {
 		case 0:
 			v.MarkupContent = new(MarkupContent)
-			err = json.Unmarshal(b, v.MarkupContent)
+			err = v.MarkupContent.UnmarshalJSON(b)
 		case 1:
 			v.MarkedString = new(MarkedString)
-			err = json.Unmarshal(b, v.MarkedString)
+			err = v.MarkedString.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\": \"plaintext\" or \"markdown\", \"value\") or MarkedStringVariant2 (\"language\", \"value\")")
 		}
 	case "string":
 		v.MarkedString = new(MarkedString)
-		err = json.Unmarshal(b, v.MarkedString)
+		err = v.MarkedString.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]MarkedString)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[MarkedString])
 	default:
 		return fmt.Errorf("expected object, string or array, got JSON %s", kind)
 	}
@@ -609,6 +920,33 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x WorkspaceSymbolLocation) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Location != nil {
+		n++
+	}
+	if x.WorkspaceSymbolLocationVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceSymbolLocation holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Location != nil:
+		if b, err = x.Location.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.WorkspaceSymbolLocationVariant2 != nil:
+		if b, err = x.WorkspaceSymbolLocationVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -663,10 +1001,10 @@ func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, workspaceSymbolLocationObjects) {
 		case 0:
 			v.Location = new(Location)
-			err = json.Unmarshal(b, v.Location)
+			err = v.Location.UnmarshalJSON(b)
 		case 1:
 			v.WorkspaceSymbolLocationVariant2 = new(WorkspaceSymbolLocationVariant2)
-			err = json.Unmarshal(b, v.WorkspaceSymbolLocationVariant2)
+			err = v.WorkspaceSymbolLocationVariant2.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of WorkspaceSymbolLocation; an object needs every required member of one variant: Location (\"uri\", \"range\") or WorkspaceSymbolLocationVariant2 (\"uri\")")
 		}
@@ -678,6 +1016,28 @@ func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CancelParamsID) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Integer != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CancelParamsID holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -707,7 +1067,7 @@ func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 		err = rpcimpl.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
@@ -716,6 +1076,31 @@ func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SemanticTokensOptionsRange) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.SemanticTokensOptionsRangeVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SemanticTokensOptionsRange holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.SemanticTokensOptionsRangeVariant2 != nil:
+		if b, err = x.SemanticTokensOptionsRangeVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -742,10 +1127,10 @@ func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.SemanticTokensOptionsRangeVariant2 = new(SemanticTokensOptionsRangeVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensOptionsRangeVariant2)
+		err = v.SemanticTokensOptionsRangeVariant2.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -754,6 +1139,31 @@ func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SemanticTokensOptionsFull) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.SemanticTokensOptionsFullVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SemanticTokensOptionsFull holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.SemanticTokensOptionsFullVariant2 != nil:
+		if b, err = x.SemanticTokensOptionsFullVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -780,10 +1190,10 @@ func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.SemanticTokensOptionsFullVariant2 = new(SemanticTokensOptionsFullVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensOptionsFullVariant2)
+		err = v.SemanticTokensOptionsFullVariant2.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -792,6 +1202,33 @@ func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentEditEditsItem) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextEdit != nil {
+		n++
+	}
+	if x.AnnotatedTextEdit != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentEditEditsItem holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextEdit != nil:
+		if b, err = x.TextEdit.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.AnnotatedTextEdit != nil:
+		if b, err = x.AnnotatedTextEdit.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -848,10 +1285,10 @@ func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, textDocumentEditEditsItemObjects) {
 		case 0:
 			v.TextEdit = new(TextEdit)
-			err = json.Unmarshal(b, v.TextEdit)
+			err = v.TextEdit.UnmarshalJSON(b)
 		case 1:
 			v.AnnotatedTextEdit = new(AnnotatedTextEdit)
-			err = json.Unmarshal(b, v.AnnotatedTextEdit)
+			err = v.AnnotatedTextEdit.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TextDocumentEditEditsItem; an object needs every required member of one variant: TextEdit (\"range\", \"newText\") or AnnotatedTextEdit (\"range\", \"newText\", \"annotationId\")")
 		}
@@ -863,6 +1300,31 @@ func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x InlayHintLabelPartTooltip) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkupContent != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("InlayHintLabelPartTooltip holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -889,10 +1351,10 @@ func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
+		err = v.MarkupContent.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -901,6 +1363,33 @@ func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.FullDocumentDiagnosticReport != nil {
+		n++
+	}
+	if x.UnchangedDocumentDiagnosticReport != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("RelatedFullDocumentDiagnosticReportRelatedDocumentsValue holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.FullDocumentDiagnosticReport != nil:
+		if b, err = x.FullDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.UnchangedDocumentDiagnosticReport != nil:
+		if b, err = x.UnchangedDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -962,10 +1451,10 @@ func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON
 		switch rpcimpl.ChooseObject(held[:], failed[:], relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects) {
 		case 0:
 			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
+			err = v.FullDocumentDiagnosticReport.UnmarshalJSON(b)
 		case 1:
 			v.UnchangedDocumentDiagnosticReport = new(UnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.UnchangedDocumentDiagnosticReport)
+			err = v.UnchangedDocumentDiagnosticReport.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of RelatedFullDocumentDiagnosticReportRelatedDocumentsValue; an object needs every required member of one variant: FullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or UnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
 		}
@@ -977,6 +1466,33 @@ func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.FullDocumentDiagnosticReport != nil {
+		n++
+	}
+	if x.UnchangedDocumentDiagnosticReport != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.FullDocumentDiagnosticReport != nil:
+		if b, err = x.FullDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.UnchangedDocumentDiagnosticReport != nil:
+		if b, err = x.UnchangedDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1038,10 +1554,10 @@ func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) Unmarsha
 		switch rpcimpl.ChooseObject(held[:], failed[:], relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects) {
 		case 0:
 			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
+			err = v.FullDocumentDiagnosticReport.UnmarshalJSON(b)
 		case 1:
 			v.UnchangedDocumentDiagnosticReport = new(UnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.UnchangedDocumentDiagnosticReport)
+			err = v.UnchangedDocumentDiagnosticReport.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue; an object needs every required member of one variant: FullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or UnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
 		}
@@ -1053,6 +1569,31 @@ func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) Unmarsha
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesTextDocumentSync) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextDocumentSyncOptions != nil {
+		n++
+	}
+	if x.TextDocumentSyncKind != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesTextDocumentSync holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextDocumentSyncOptions != nil:
+		if b, err = x.TextDocumentSyncOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TextDocumentSyncKind != nil:
+		b = rpcimpl.AppendInt(b, *x.TextDocumentSyncKind)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1079,10 +1620,10 @@ func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.TextDocumentSyncOptions = new(TextDocumentSyncOptions)
-		err = json.Unmarshal(b, v.TextDocumentSyncOptions)
+		err = v.TextDocumentSyncOptions.UnmarshalJSON(b)
 	case "number":
 		v.TextDocumentSyncKind = new(TextDocumentSyncKind)
-		err = json.Unmarshal(b, v.TextDocumentSyncKind)
+		err = v.TextDocumentSyncKind.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected object or number, got JSON %s", kind)
 	}
@@ -1091,6 +1632,33 @@ func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesNotebookDocumentSync) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.NotebookDocumentSyncOptions != nil {
+		n++
+	}
+	if x.NotebookDocumentSyncRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesNotebookDocumentSync holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.NotebookDocumentSyncOptions != nil:
+		if b, err = x.NotebookDocumentSyncOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NotebookDocumentSyncRegistrationOptions != nil:
+		if b, err = x.NotebookDocumentSyncRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1148,10 +1716,10 @@ func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesNotebookDocumentSyncObjects) {
 		case 0:
 			v.NotebookDocumentSyncOptions = new(NotebookDocumentSyncOptions)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncOptions)
+			err = v.NotebookDocumentSyncOptions.UnmarshalJSON(b)
 		case 1:
 			v.NotebookDocumentSyncRegistrationOptions = new(NotebookDocumentSyncRegistrationOptions)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncRegistrationOptions)
+			err = v.NotebookDocumentSyncRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesNotebookDocumentSync; an object needs every required member of one variant: NotebookDocumentSyncOptions (\"notebookSelector\") or NotebookDocumentSyncRegistrationOptions (\"notebookSelector\")")
 		}
@@ -1163,6 +1731,31 @@ func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesHoverProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.HoverOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesHoverProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.HoverOptions != nil:
+		if b, err = x.HoverOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1189,10 +1782,10 @@ func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.HoverOptions = new(HoverOptions)
-		err = json.Unmarshal(b, v.HoverOptions)
+		err = v.HoverOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1201,6 +1794,38 @@ func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDeclarationProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DeclarationOptions != nil {
+		n++
+	}
+	if x.DeclarationRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDeclarationProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DeclarationOptions != nil:
+		if b, err = x.DeclarationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.DeclarationRegistrationOptions != nil:
+		if b, err = x.DeclarationRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1244,7 +1869,7 @@ func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -1264,10 +1889,10 @@ func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesDeclarationProviderObjects) {
 		case 0:
 			v.DeclarationOptions = new(DeclarationOptions)
-			err = json.Unmarshal(b, v.DeclarationOptions)
+			err = v.DeclarationOptions.UnmarshalJSON(b)
 		case 1:
 			v.DeclarationRegistrationOptions = new(DeclarationRegistrationOptions)
-			err = json.Unmarshal(b, v.DeclarationRegistrationOptions)
+			err = v.DeclarationRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesDeclarationProvider; an object needs every required member of one variant: DeclarationOptions (no member) or DeclarationRegistrationOptions (\"documentSelector\")")
 		}
@@ -1279,6 +1904,31 @@ func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDefinitionProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DefinitionOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDefinitionProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DefinitionOptions != nil:
+		if b, err = x.DefinitionOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1305,10 +1955,10 @@ func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.DefinitionOptions = new(DefinitionOptions)
-		err = json.Unmarshal(b, v.DefinitionOptions)
+		err = v.DefinitionOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1317,6 +1967,38 @@ func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesTypeDefinitionProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.TypeDefinitionOptions != nil {
+		n++
+	}
+	if x.TypeDefinitionRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesTypeDefinitionProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.TypeDefinitionOptions != nil:
+		if b, err = x.TypeDefinitionOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TypeDefinitionRegistrationOptions != nil:
+		if b, err = x.TypeDefinitionRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1360,7 +2042,7 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -1380,10 +2062,10 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesTypeDefinitionProviderObjects) {
 		case 0:
 			v.TypeDefinitionOptions = new(TypeDefinitionOptions)
-			err = json.Unmarshal(b, v.TypeDefinitionOptions)
+			err = v.TypeDefinitionOptions.UnmarshalJSON(b)
 		case 1:
 			v.TypeDefinitionRegistrationOptions = new(TypeDefinitionRegistrationOptions)
-			err = json.Unmarshal(b, v.TypeDefinitionRegistrationOptions)
+			err = v.TypeDefinitionRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesTypeDefinitionProvider; an object needs every required member of one variant: TypeDefinitionOptions (no member) or TypeDefinitionRegistrationOptions (\"documentSelector\")")
 		}
@@ -1395,6 +2077,38 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesImplementationProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.ImplementationOptions != nil {
+		n++
+	}
+	if x.ImplementationRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesImplementationProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.ImplementationOptions != nil:
+		if b, err = x.ImplementationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.ImplementationRegistrationOptions != nil:
+		if b, err = x.ImplementationRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1438,7 +2152,7 @@ func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -1458,10 +2172,10 @@ func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesImplementationProviderObjects) {
 		case 0:
 			v.ImplementationOptions = new(ImplementationOptions)
-			err = json.Unmarshal(b, v.ImplementationOptions)
+			err = v.ImplementationOptions.UnmarshalJSON(b)
 		case 1:
 			v.ImplementationRegistrationOptions = new(ImplementationRegistrationOptions)
-			err = json.Unmarshal(b, v.ImplementationRegistrationOptions)
+			err = v.ImplementationRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesImplementationProvider; an object needs every required member of one variant: ImplementationOptions (no member) or ImplementationRegistrationOptions (\"documentSelector\")")
 		}
@@ -1473,6 +2187,31 @@ func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesReferencesProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.ReferenceOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesReferencesProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.ReferenceOptions != nil:
+		if b, err = x.ReferenceOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1499,10 +2238,10 @@ func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.ReferenceOptions = new(ReferenceOptions)
-		err = json.Unmarshal(b, v.ReferenceOptions)
+		err = v.ReferenceOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1511,6 +2250,31 @@ func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDocumentHighlightProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DocumentHighlightOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDocumentHighlightProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DocumentHighlightOptions != nil:
+		if b, err = x.DocumentHighlightOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1537,10 +2301,10 @@ func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) er
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.DocumentHighlightOptions = new(DocumentHighlightOptions)
-		err = json.Unmarshal(b, v.DocumentHighlightOptions)
+		err = v.DocumentHighlightOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1549,6 +2313,31 @@ func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) er
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDocumentSymbolProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DocumentSymbolOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDocumentSymbolProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DocumentSymbolOptions != nil:
+		if b, err = x.DocumentSymbolOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1575,10 +2364,10 @@ func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.DocumentSymbolOptions = new(DocumentSymbolOptions)
-		err = json.Unmarshal(b, v.DocumentSymbolOptions)
+		err = v.DocumentSymbolOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1587,6 +2376,31 @@ func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesCodeActionProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.CodeActionOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesCodeActionProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.CodeActionOptions != nil:
+		if b, err = x.CodeActionOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1613,10 +2427,10 @@ func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.CodeActionOptions = new(CodeActionOptions)
-		err = json.Unmarshal(b, v.CodeActionOptions)
+		err = v.CodeActionOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1625,6 +2439,38 @@ func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesColorProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DocumentColorOptions != nil {
+		n++
+	}
+	if x.DocumentColorRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesColorProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DocumentColorOptions != nil:
+		if b, err = x.DocumentColorOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.DocumentColorRegistrationOptions != nil:
+		if b, err = x.DocumentColorRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1667,7 +2513,7 @@ func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -1687,10 +2533,10 @@ func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesColorProviderObjects) {
 		case 0:
 			v.DocumentColorOptions = new(DocumentColorOptions)
-			err = json.Unmarshal(b, v.DocumentColorOptions)
+			err = v.DocumentColorOptions.UnmarshalJSON(b)
 		case 1:
 			v.DocumentColorRegistrationOptions = new(DocumentColorRegistrationOptions)
-			err = json.Unmarshal(b, v.DocumentColorRegistrationOptions)
+			err = v.DocumentColorRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesColorProvider; an object needs every required member of one variant: DocumentColorOptions (no member) or DocumentColorRegistrationOptions (\"documentSelector\")")
 		}
@@ -1702,6 +2548,31 @@ func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesWorkspaceSymbolProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.WorkspaceSymbolOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesWorkspaceSymbolProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.WorkspaceSymbolOptions != nil:
+		if b, err = x.WorkspaceSymbolOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1728,10 +2599,10 @@ func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) erro
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.WorkspaceSymbolOptions = new(WorkspaceSymbolOptions)
-		err = json.Unmarshal(b, v.WorkspaceSymbolOptions)
+		err = v.WorkspaceSymbolOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1740,6 +2611,31 @@ func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) erro
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDocumentFormattingProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DocumentFormattingOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDocumentFormattingProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DocumentFormattingOptions != nil:
+		if b, err = x.DocumentFormattingOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1766,10 +2662,10 @@ func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) e
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.DocumentFormattingOptions = new(DocumentFormattingOptions)
-		err = json.Unmarshal(b, v.DocumentFormattingOptions)
+		err = v.DocumentFormattingOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1778,6 +2674,31 @@ func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) e
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDocumentRangeFormattingProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.DocumentRangeFormattingOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDocumentRangeFormattingProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.DocumentRangeFormattingOptions != nil:
+		if b, err = x.DocumentRangeFormattingOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1804,10 +2725,10 @@ func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []by
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.DocumentRangeFormattingOptions = new(DocumentRangeFormattingOptions)
-		err = json.Unmarshal(b, v.DocumentRangeFormattingOptions)
+		err = v.DocumentRangeFormattingOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1816,6 +2737,31 @@ func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []by
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesRenameProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.RenameOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesRenameProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.RenameOptions != nil:
+		if b, err = x.RenameOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1842,10 +2788,10 @@ func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.RenameOptions = new(RenameOptions)
-		err = json.Unmarshal(b, v.RenameOptions)
+		err = v.RenameOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -1854,6 +2800,38 @@ func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesFoldingRangeProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.FoldingRangeOptions != nil {
+		n++
+	}
+	if x.FoldingRangeRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesFoldingRangeProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.FoldingRangeOptions != nil:
+		if b, err = x.FoldingRangeOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.FoldingRangeRegistrationOptions != nil:
+		if b, err = x.FoldingRangeRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1897,7 +2875,7 @@ func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -1917,10 +2895,10 @@ func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesFoldingRangeProviderObjects) {
 		case 0:
 			v.FoldingRangeOptions = new(FoldingRangeOptions)
-			err = json.Unmarshal(b, v.FoldingRangeOptions)
+			err = v.FoldingRangeOptions.UnmarshalJSON(b)
 		case 1:
 			v.FoldingRangeRegistrationOptions = new(FoldingRangeRegistrationOptions)
-			err = json.Unmarshal(b, v.FoldingRangeRegistrationOptions)
+			err = v.FoldingRangeRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesFoldingRangeProvider; an object needs every required member of one variant: FoldingRangeOptions (no member) or FoldingRangeRegistrationOptions (\"documentSelector\")")
 		}
@@ -1932,6 +2910,38 @@ func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesSelectionRangeProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.SelectionRangeOptions != nil {
+		n++
+	}
+	if x.SelectionRangeRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesSelectionRangeProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.SelectionRangeOptions != nil:
+		if b, err = x.SelectionRangeOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.SelectionRangeRegistrationOptions != nil:
+		if b, err = x.SelectionRangeRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1975,7 +2985,7 @@ func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -1995,10 +3005,10 @@ func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesSelectionRangeProviderObjects) {
 		case 0:
 			v.SelectionRangeOptions = new(SelectionRangeOptions)
-			err = json.Unmarshal(b, v.SelectionRangeOptions)
+			err = v.SelectionRangeOptions.UnmarshalJSON(b)
 		case 1:
 			v.SelectionRangeRegistrationOptions = new(SelectionRangeRegistrationOptions)
-			err = json.Unmarshal(b, v.SelectionRangeRegistrationOptions)
+			err = v.SelectionRangeRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesSelectionRangeProvider; an object needs every required member of one variant: SelectionRangeOptions (no member) or SelectionRangeRegistrationOptions (\"documentSelector\")")
 		}
@@ -2010,6 +3020,38 @@ func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesCallHierarchyProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.CallHierarchyOptions != nil {
+		n++
+	}
+	if x.CallHierarchyRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesCallHierarchyProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.CallHierarchyOptions != nil:
+		if b, err = x.CallHierarchyOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CallHierarchyRegistrationOptions != nil:
+		if b, err = x.CallHierarchyRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2053,7 +3095,7 @@ func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error 
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -2073,10 +3115,10 @@ func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error 
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesCallHierarchyProviderObjects) {
 		case 0:
 			v.CallHierarchyOptions = new(CallHierarchyOptions)
-			err = json.Unmarshal(b, v.CallHierarchyOptions)
+			err = v.CallHierarchyOptions.UnmarshalJSON(b)
 		case 1:
 			v.CallHierarchyRegistrationOptions = new(CallHierarchyRegistrationOptions)
-			err = json.Unmarshal(b, v.CallHierarchyRegistrationOptions)
+			err = v.CallHierarchyRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesCallHierarchyProvider; an object needs every required member of one variant: CallHierarchyOptions (no member) or CallHierarchyRegistrationOptions (\"documentSelector\")")
 		}
@@ -2088,6 +3130,38 @@ func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error 
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesLinkedEditingRangeProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.LinkedEditingRangeOptions != nil {
+		n++
+	}
+	if x.LinkedEditingRangeRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesLinkedEditingRangeProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.LinkedEditingRangeOptions != nil:
+		if b, err = x.LinkedEditingRangeOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.LinkedEditingRangeRegistrationOptions != nil:
+		if b, err = x.LinkedEditingRangeRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2131,7 +3205,7 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) e
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -2151,10 +3225,10 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) e
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesLinkedEditingRangeProviderObjects) {
 		case 0:
 			v.LinkedEditingRangeOptions = new(LinkedEditingRangeOptions)
-			err = json.Unmarshal(b, v.LinkedEditingRangeOptions)
+			err = v.LinkedEditingRangeOptions.UnmarshalJSON(b)
 		case 1:
 			v.LinkedEditingRangeRegistrationOptions = new(LinkedEditingRangeRegistrationOptions)
-			err = json.Unmarshal(b, v.LinkedEditingRangeRegistrationOptions)
+			err = v.LinkedEditingRangeRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesLinkedEditingRangeProvider; an object needs every required member of one variant: LinkedEditingRangeOptions (no member) or LinkedEditingRangeRegistrationOptions (\"documentSelector\")")
 		}
@@ -2166,6 +3240,33 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) e
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesSemanticTokensProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.SemanticTokensOptions != nil {
+		n++
+	}
+	if x.SemanticTokensRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesSemanticTokensProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.SemanticTokensOptions != nil:
+		if b, err = x.SemanticTokensOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.SemanticTokensRegistrationOptions != nil:
+		if b, err = x.SemanticTokensRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2229,10 +3330,10 @@ func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesSemanticTokensProviderObjects) {
 		case 0:
 			v.SemanticTokensOptions = new(SemanticTokensOptions)
-			err = json.Unmarshal(b, v.SemanticTokensOptions)
+			err = v.SemanticTokensOptions.UnmarshalJSON(b)
 		case 1:
 			v.SemanticTokensRegistrationOptions = new(SemanticTokensRegistrationOptions)
-			err = json.Unmarshal(b, v.SemanticTokensRegistrationOptions)
+			err = v.SemanticTokensRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesSemanticTokensProvider; an object needs every required member of one variant: SemanticTokensOptions (\"legend\") or SemanticTokensRegistrationOptions (\"documentSelector\", \"legend\")")
 		}
@@ -2244,6 +3345,38 @@ func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesMonikerProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.MonikerOptions != nil {
+		n++
+	}
+	if x.MonikerRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesMonikerProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.MonikerOptions != nil:
+		if b, err = x.MonikerOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.MonikerRegistrationOptions != nil:
+		if b, err = x.MonikerRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2286,7 +3419,7 @@ func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -2304,10 +3437,10 @@ func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesMonikerProviderObjects) {
 		case 0:
 			v.MonikerOptions = new(MonikerOptions)
-			err = json.Unmarshal(b, v.MonikerOptions)
+			err = v.MonikerOptions.UnmarshalJSON(b)
 		case 1:
 			v.MonikerRegistrationOptions = new(MonikerRegistrationOptions)
-			err = json.Unmarshal(b, v.MonikerRegistrationOptions)
+			err = v.MonikerRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesMonikerProvider; an object needs every required member of one variant: MonikerOptions (no member) or MonikerRegistrationOptions (\"documentSelector\")")
 		}
@@ -2319,6 +3452,38 @@ func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesTypeHierarchyProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.TypeHierarchyOptions != nil {
+		n++
+	}
+	if x.TypeHierarchyRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesTypeHierarchyProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.TypeHierarchyOptions != nil:
+		if b, err = x.TypeHierarchyOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TypeHierarchyRegistrationOptions != nil:
+		if b, err = x.TypeHierarchyRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2362,7 +3527,7 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error 
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -2382,10 +3547,10 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error 
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesTypeHierarchyProviderObjects) {
 		case 0:
 			v.TypeHierarchyOptions = new(TypeHierarchyOptions)
-			err = json.Unmarshal(b, v.TypeHierarchyOptions)
+			err = v.TypeHierarchyOptions.UnmarshalJSON(b)
 		case 1:
 			v.TypeHierarchyRegistrationOptions = new(TypeHierarchyRegistrationOptions)
-			err = json.Unmarshal(b, v.TypeHierarchyRegistrationOptions)
+			err = v.TypeHierarchyRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesTypeHierarchyProvider; an object needs every required member of one variant: TypeHierarchyOptions (no member) or TypeHierarchyRegistrationOptions (\"documentSelector\")")
 		}
@@ -2397,6 +3562,38 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error 
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesInlineValueProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.InlineValueOptions != nil {
+		n++
+	}
+	if x.InlineValueRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesInlineValueProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.InlineValueOptions != nil:
+		if b, err = x.InlineValueOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.InlineValueRegistrationOptions != nil:
+		if b, err = x.InlineValueRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2440,7 +3637,7 @@ func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -2460,10 +3657,10 @@ func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesInlineValueProviderObjects) {
 		case 0:
 			v.InlineValueOptions = new(InlineValueOptions)
-			err = json.Unmarshal(b, v.InlineValueOptions)
+			err = v.InlineValueOptions.UnmarshalJSON(b)
 		case 1:
 			v.InlineValueRegistrationOptions = new(InlineValueRegistrationOptions)
-			err = json.Unmarshal(b, v.InlineValueRegistrationOptions)
+			err = v.InlineValueRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesInlineValueProvider; an object needs every required member of one variant: InlineValueOptions (no member) or InlineValueRegistrationOptions (\"documentSelector\")")
 		}
@@ -2475,6 +3672,38 @@ func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesInlayHintProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.InlayHintOptions != nil {
+		n++
+	}
+	if x.InlayHintRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesInlayHintProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.InlayHintOptions != nil:
+		if b, err = x.InlayHintOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.InlayHintRegistrationOptions != nil:
+		if b, err = x.InlayHintRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2518,7 +3747,7 @@ func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -2540,10 +3769,10 @@ func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesInlayHintProviderObjects) {
 		case 0:
 			v.InlayHintOptions = new(InlayHintOptions)
-			err = json.Unmarshal(b, v.InlayHintOptions)
+			err = v.InlayHintOptions.UnmarshalJSON(b)
 		case 1:
 			v.InlayHintRegistrationOptions = new(InlayHintRegistrationOptions)
-			err = json.Unmarshal(b, v.InlayHintRegistrationOptions)
+			err = v.InlayHintRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesInlayHintProvider; an object needs every required member of one variant: InlayHintOptions (no member) or InlayHintRegistrationOptions (\"documentSelector\")")
 		}
@@ -2555,6 +3784,33 @@ func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesDiagnosticProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.DiagnosticOptions != nil {
+		n++
+	}
+	if x.DiagnosticRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesDiagnosticProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.DiagnosticOptions != nil:
+		if b, err = x.DiagnosticOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.DiagnosticRegistrationOptions != nil:
+		if b, err = x.DiagnosticRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2619,10 +3875,10 @@ func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesDiagnosticProviderObjects) {
 		case 0:
 			v.DiagnosticOptions = new(DiagnosticOptions)
-			err = json.Unmarshal(b, v.DiagnosticOptions)
+			err = v.DiagnosticOptions.UnmarshalJSON(b)
 		case 1:
 			v.DiagnosticRegistrationOptions = new(DiagnosticRegistrationOptions)
-			err = json.Unmarshal(b, v.DiagnosticRegistrationOptions)
+			err = v.DiagnosticRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ServerCapabilitiesDiagnosticProvider; an object needs every required member of one variant: DiagnosticOptions (\"interFileDependencies\", \"workspaceDiagnostics\") or DiagnosticRegistrationOptions (\"documentSelector\", \"interFileDependencies\", \"workspaceDiagnostics\")")
 		}
@@ -2634,6 +3890,31 @@ func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ServerCapabilitiesInlineCompletionProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.InlineCompletionOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ServerCapabilitiesInlineCompletionProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.InlineCompletionOptions != nil:
+		if b, err = x.InlineCompletionOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2660,10 +3941,10 @@ func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) err
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.InlineCompletionOptions = new(InlineCompletionOptions)
-		err = json.Unmarshal(b, v.InlineCompletionOptions)
+		err = v.InlineCompletionOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -2672,6 +3953,28 @@ func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) err
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x DiagnosticCode) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Integer != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DiagnosticCode holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2701,7 +4004,7 @@ func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 		err = rpcimpl.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
@@ -2710,6 +4013,31 @@ func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SignatureInformationDocumentation) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkupContent != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SignatureInformationDocumentation holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2736,10 +4064,10 @@ func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
+		err = v.MarkupContent.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -2748,6 +4076,31 @@ func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentSyncOptionsSave) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.SaveOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentSyncOptionsSave holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.SaveOptions != nil:
+		if b, err = x.SaveOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2774,10 +4127,10 @@ func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.SaveOptions = new(SaveOptions)
-		err = json.Unmarshal(b, v.SaveOptions)
+		err = v.SaveOptions.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -2786,6 +4139,33 @@ func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItem) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 != nil {
+		n++
+	}
+	if x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("NotebookDocumentSyncOptionsNotebookSelectorItem holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 != nil:
+		if b, err = x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 != nil:
+		if b, err = x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2843,10 +4223,10 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte
 		switch rpcimpl.ChooseObject(held[:], nil, notebookDocumentSyncOptionsNotebookSelectorItemObjects) {
 		case 0:
 			v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 = new(NotebookDocumentSyncOptionsNotebookSelectorItemVariant1)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1)
+			err = v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1.UnmarshalJSON(b)
 		case 1:
 			v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 = new(NotebookDocumentSyncOptionsNotebookSelectorItemVariant2)
-			err = json.Unmarshal(b, v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2)
+			err = v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of NotebookDocumentSyncOptionsNotebookSelectorItem; an object needs every required member of one variant: NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 (\"notebook\") or NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 (\"cells\")")
 		}
@@ -2858,6 +4238,31 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.NotebookDocumentFilter != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.NotebookDocumentFilter != nil:
+		if b, err = x.NotebookDocumentFilter.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2885,10 +4290,10 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Unmars
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.NotebookDocumentFilter = new(NotebookDocumentFilter)
-		err = json.Unmarshal(b, v.NotebookDocumentFilter)
+		err = v.NotebookDocumentFilter.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -2897,6 +4302,31 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Unmars
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.NotebookDocumentFilter != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.NotebookDocumentFilter != nil:
+		if b, err = x.NotebookDocumentFilter.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2924,10 +4354,10 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Unmars
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.NotebookDocumentFilter = new(NotebookDocumentFilter)
-		err = json.Unmarshal(b, v.NotebookDocumentFilter)
+		err = v.NotebookDocumentFilter.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -2936,6 +4366,28 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Unmars
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Boolean != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceFoldersServerCapabilitiesChangeNotifications holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2963,10 +4415,10 @@ func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b 
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	default:
 		return fmt.Errorf("expected string or boolean, got JSON %s", kind)
 	}
@@ -2975,6 +4427,31 @@ func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b 
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ParameterInformationLabel) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.ParameterInformationLabelVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ParameterInformationLabel holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.ParameterInformationLabelVariant2 != nil:
+		if b, err = x.ParameterInformationLabelVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3001,10 +4478,10 @@ func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "array":
 		v.ParameterInformationLabelVariant2 = new(ParameterInformationLabelVariant2)
-		err = json.Unmarshal(b, v.ParameterInformationLabelVariant2)
+		err = v.ParameterInformationLabelVariant2.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or array, got JSON %s", kind)
 	}
@@ -3013,6 +4490,31 @@ func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ParameterInformationDocumentation) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkupContent != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ParameterInformationDocumentation holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3039,10 +4541,10 @@ func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkupContent = new(MarkupContent)
-		err = json.Unmarshal(b, v.MarkupContent)
+		err = v.MarkupContent.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -3051,6 +4553,31 @@ func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x NotebookCellTextDocumentFilterNotebook) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.NotebookDocumentFilter != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("NotebookCellTextDocumentFilterNotebook holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.NotebookDocumentFilter != nil:
+		if b, err = x.NotebookDocumentFilter.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3077,10 +4604,10 @@ func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.NotebookDocumentFilter = new(NotebookDocumentFilter)
-		err = json.Unmarshal(b, v.NotebookDocumentFilter)
+		err = v.NotebookDocumentFilter.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -3089,6 +4616,31 @@ func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x RelativePatternBaseURI) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.WorkspaceFolder != nil {
+		n++
+	}
+	if x.URI != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("RelativePatternBaseURI holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.WorkspaceFolder != nil:
+		if b, err = x.WorkspaceFolder.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.URI != nil:
+		b = rpcimpl.AppendString(b, *x.URI)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3115,10 +4667,10 @@ func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.WorkspaceFolder = new(WorkspaceFolder)
-		err = json.Unmarshal(b, v.WorkspaceFolder)
+		err = v.WorkspaceFolder.UnmarshalJSON(b)
 	case "string":
 		v.URI = new(URI)
-		err = json.Unmarshal(b, v.URI)
+		err = rpcimpl.DecodeString(b, v.URI)
 	default:
 		return fmt.Errorf("expected object or string, got JSON %s", kind)
 	}
@@ -3127,6 +4679,31 @@ func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SemanticTokensClientCapabilitiesRequestsRange) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SemanticTokensClientCapabilitiesRequestsRange holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 != nil:
+		if b, err = x.SemanticTokensClientCapabilitiesRequestsRangeVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3153,10 +4730,10 @@ func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) 
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.SemanticTokensClientCapabilitiesRequestsRangeVariant2 = new(SemanticTokensClientCapabilitiesRequestsRangeVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensClientCapabilitiesRequestsRangeVariant2)
+		err = v.SemanticTokensClientCapabilitiesRequestsRangeVariant2.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -3165,6 +4742,31 @@ func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) 
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SemanticTokensClientCapabilitiesRequestsFull) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.SemanticTokensClientCapabilitiesRequestsFullVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SemanticTokensClientCapabilitiesRequestsFull holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.SemanticTokensClientCapabilitiesRequestsFullVariant2 != nil:
+		if b, err = x.SemanticTokensClientCapabilitiesRequestsFullVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3191,10 +4793,10 @@ func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) e
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		v.SemanticTokensClientCapabilitiesRequestsFullVariant2 = new(SemanticTokensClientCapabilitiesRequestsFullVariant2)
-		err = json.Unmarshal(b, v.SemanticTokensClientCapabilitiesRequestsFullVariant2)
+		err = v.SemanticTokensClientCapabilitiesRequestsFullVariant2.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
 	}
@@ -3203,6 +4805,44 @@ func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) e
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Definition) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Location != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Definition holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Location != nil:
+		if b, err = x.Location.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3229,10 +4869,10 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.Location = new(Location)
-		err = json.Unmarshal(b, v.Location)
+		err = v.Location.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]Location)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[Location])
 	default:
 		return fmt.Errorf("expected object or array, got JSON %s", kind)
 	}
@@ -3241,6 +4881,44 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Declaration) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Location != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Declaration holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Location != nil:
+		if b, err = x.Location.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3267,10 +4945,10 @@ func (x *Declaration) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.Location = new(Location)
-		err = json.Unmarshal(b, v.Location)
+		err = v.Location.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]Location)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[Location])
 	default:
 		return fmt.Errorf("expected object or array, got JSON %s", kind)
 	}
@@ -3279,6 +4957,40 @@ func (x *Declaration) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x InlineValue) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.InlineValueText != nil {
+		n++
+	}
+	if x.InlineValueVariableLookup != nil {
+		n++
+	}
+	if x.InlineValueEvaluatableExpression != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("InlineValue holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.InlineValueText != nil:
+		if b, err = x.InlineValueText.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.InlineValueVariableLookup != nil:
+		if b, err = x.InlineValueVariableLookup.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.InlineValueEvaluatableExpression != nil:
+		if b, err = x.InlineValueEvaluatableExpression.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3346,13 +5058,13 @@ func (x *InlineValue) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, inlineValueObjects) {
 		case 0:
 			v.InlineValueText = new(InlineValueText)
-			err = json.Unmarshal(b, v.InlineValueText)
+			err = v.InlineValueText.UnmarshalJSON(b)
 		case 1:
 			v.InlineValueVariableLookup = new(InlineValueVariableLookup)
-			err = json.Unmarshal(b, v.InlineValueVariableLookup)
+			err = v.InlineValueVariableLookup.UnmarshalJSON(b)
 		case 2:
 			v.InlineValueEvaluatableExpression = new(InlineValueEvaluatableExpression)
-			err = json.Unmarshal(b, v.InlineValueEvaluatableExpression)
+			err = v.InlineValueEvaluatableExpression.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of InlineValue; an object needs every required member of one variant: InlineValueText (\"range\", \"text\"), InlineValueVariableLookup (\"range\", \"caseSensitiveLookup\") or InlineValueEvaluatableExpression (\"range\")")
 		}
@@ -3364,6 +5076,33 @@ func (x *InlineValue) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x DocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.RelatedFullDocumentDiagnosticReport != nil {
+		n++
+	}
+	if x.RelatedUnchangedDocumentDiagnosticReport != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DocumentDiagnosticReport holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.RelatedFullDocumentDiagnosticReport != nil:
+		if b, err = x.RelatedFullDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.RelatedUnchangedDocumentDiagnosticReport != nil:
+		if b, err = x.RelatedUnchangedDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3425,10 +5164,10 @@ func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], documentDiagnosticReportObjects) {
 		case 0:
 			v.RelatedFullDocumentDiagnosticReport = new(RelatedFullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.RelatedFullDocumentDiagnosticReport)
+			err = v.RelatedFullDocumentDiagnosticReport.UnmarshalJSON(b)
 		case 1:
 			v.RelatedUnchangedDocumentDiagnosticReport = new(RelatedUnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.RelatedUnchangedDocumentDiagnosticReport)
+			err = v.RelatedUnchangedDocumentDiagnosticReport.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of DocumentDiagnosticReport; an object needs every required member of one variant: RelatedFullDocumentDiagnosticReport (\"kind\": \"full\", \"items\") or RelatedUnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\")")
 		}
@@ -3440,6 +5179,40 @@ func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x PrepareRenameResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Range != nil {
+		n++
+	}
+	if x.PrepareRenameResultVariant2 != nil {
+		n++
+	}
+	if x.PrepareRenameResultVariant3 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("PrepareRenameResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Range != nil:
+		if b, err = x.Range.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.PrepareRenameResultVariant2 != nil:
+		if b, err = x.PrepareRenameResultVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.PrepareRenameResultVariant3 != nil:
+		if b, err = x.PrepareRenameResultVariant3.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3506,13 +5279,13 @@ func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, prepareRenameResultObjects) {
 		case 0:
 			v.Range = new(Range)
-			err = json.Unmarshal(b, v.Range)
+			err = v.Range.UnmarshalJSON(b)
 		case 1:
 			v.PrepareRenameResultVariant2 = new(PrepareRenameResultVariant2)
-			err = json.Unmarshal(b, v.PrepareRenameResultVariant2)
+			err = v.PrepareRenameResultVariant2.UnmarshalJSON(b)
 		case 2:
 			v.PrepareRenameResultVariant3 = new(PrepareRenameResultVariant3)
-			err = json.Unmarshal(b, v.PrepareRenameResultVariant3)
+			err = v.PrepareRenameResultVariant3.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of PrepareRenameResult; an object needs every required member of one variant: Range (\"start\", \"end\"), PrepareRenameResultVariant2 (\"range\", \"placeholder\") or PrepareRenameResultVariant3 (\"defaultBehavior\")")
 		}
@@ -3524,6 +5297,28 @@ func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Integer != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ProgressToken holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3553,7 +5348,7 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 		err = rpcimpl.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
@@ -3562,6 +5357,33 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x WorkspaceDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.WorkspaceFullDocumentDiagnosticReport != nil {
+		n++
+	}
+	if x.WorkspaceUnchangedDocumentDiagnosticReport != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceDocumentDiagnosticReport holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.WorkspaceFullDocumentDiagnosticReport != nil:
+		if b, err = x.WorkspaceFullDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.WorkspaceUnchangedDocumentDiagnosticReport != nil:
+		if b, err = x.WorkspaceUnchangedDocumentDiagnosticReport.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3626,10 +5448,10 @@ func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], workspaceDocumentDiagnosticReportObjects) {
 		case 0:
 			v.WorkspaceFullDocumentDiagnosticReport = new(WorkspaceFullDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.WorkspaceFullDocumentDiagnosticReport)
+			err = v.WorkspaceFullDocumentDiagnosticReport.UnmarshalJSON(b)
 		case 1:
 			v.WorkspaceUnchangedDocumentDiagnosticReport = new(WorkspaceUnchangedDocumentDiagnosticReport)
-			err = json.Unmarshal(b, v.WorkspaceUnchangedDocumentDiagnosticReport)
+			err = v.WorkspaceUnchangedDocumentDiagnosticReport.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of WorkspaceDocumentDiagnosticReport; an object needs every required member of one variant: WorkspaceFullDocumentDiagnosticReport (\"kind\": \"full\", \"items\", \"uri\", \"version\") or WorkspaceUnchangedDocumentDiagnosticReport (\"kind\": \"unchanged\", \"resultId\", \"uri\", \"version\")")
 		}
@@ -3641,6 +5463,33 @@ func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentContentChangeEvent) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextDocumentContentChangeEventVariant1 != nil {
+		n++
+	}
+	if x.TextDocumentContentChangeEventVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentContentChangeEvent holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextDocumentContentChangeEventVariant1 != nil:
+		if b, err = x.TextDocumentContentChangeEventVariant1.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TextDocumentContentChangeEventVariant2 != nil:
+		if b, err = x.TextDocumentContentChangeEventVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3698,10 +5547,10 @@ func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, textDocumentContentChangeEventObjects) {
 		case 0:
 			v.TextDocumentContentChangeEventVariant1 = new(TextDocumentContentChangeEventVariant1)
-			err = json.Unmarshal(b, v.TextDocumentContentChangeEventVariant1)
+			err = v.TextDocumentContentChangeEventVariant1.UnmarshalJSON(b)
 		case 1:
 			v.TextDocumentContentChangeEventVariant2 = new(TextDocumentContentChangeEventVariant2)
-			err = json.Unmarshal(b, v.TextDocumentContentChangeEventVariant2)
+			err = v.TextDocumentContentChangeEventVariant2.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TextDocumentContentChangeEvent; an object needs every required member of one variant: TextDocumentContentChangeEventVariant1 (\"range\", \"text\") or TextDocumentContentChangeEventVariant2 (\"text\")")
 		}
@@ -3713,6 +5562,31 @@ func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x MarkedString) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkedStringVariant2 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("MarkedString holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkedStringVariant2 != nil:
+		if b, err = x.MarkedStringVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3739,10 +5613,10 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkedStringVariant2 = new(MarkedStringVariant2)
-		err = json.Unmarshal(b, v.MarkedStringVariant2)
+		err = v.MarkedStringVariant2.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -3751,6 +5625,33 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x DocumentFilter) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextDocumentFilter != nil {
+		n++
+	}
+	if x.NotebookCellTextDocumentFilter != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DocumentFilter holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextDocumentFilter != nil:
+		if b, err = x.TextDocumentFilter.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NotebookCellTextDocumentFilter != nil:
+		if b, err = x.NotebookCellTextDocumentFilter.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3816,10 +5717,10 @@ func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, documentFilterObjects) {
 		case 0, 1, 2:
 			v.TextDocumentFilter = new(TextDocumentFilter)
-			err = json.Unmarshal(b, v.TextDocumentFilter)
+			err = v.TextDocumentFilter.UnmarshalJSON(b)
 		case 3:
 			v.NotebookCellTextDocumentFilter = new(NotebookCellTextDocumentFilter)
-			err = json.Unmarshal(b, v.NotebookCellTextDocumentFilter)
+			err = v.NotebookCellTextDocumentFilter.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of DocumentFilter; an object needs every required member of one variant: TextDocumentFilterVariant1 (\"language\"), TextDocumentFilterVariant2 (\"scheme\"), TextDocumentFilterVariant3 (\"pattern\") or NotebookCellTextDocumentFilter (\"notebook\")")
 		}
@@ -3831,6 +5732,31 @@ func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x GlobPattern) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Pattern != nil {
+		n++
+	}
+	if x.RelativePattern != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GlobPattern holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Pattern != nil:
+		b = rpcimpl.AppendString(b, *x.Pattern)
+	case x.RelativePattern != nil:
+		if b, err = x.RelativePattern.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3857,10 +5783,10 @@ func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.Pattern = new(Pattern)
-		err = json.Unmarshal(b, v.Pattern)
+		err = rpcimpl.DecodeString(b, v.Pattern)
 	case "object":
 		v.RelativePattern = new(RelativePattern)
-		err = json.Unmarshal(b, v.RelativePattern)
+		err = v.RelativePattern.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -3869,6 +5795,40 @@ func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextDocumentFilterVariant1 != nil {
+		n++
+	}
+	if x.TextDocumentFilterVariant2 != nil {
+		n++
+	}
+	if x.TextDocumentFilterVariant3 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentFilter holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextDocumentFilterVariant1 != nil:
+		if b, err = x.TextDocumentFilterVariant1.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TextDocumentFilterVariant2 != nil:
+		if b, err = x.TextDocumentFilterVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TextDocumentFilterVariant3 != nil:
+		if b, err = x.TextDocumentFilterVariant3.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3931,13 +5891,13 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, textDocumentFilterObjects) {
 		case 0:
 			v.TextDocumentFilterVariant1 = new(TextDocumentFilterVariant1)
-			err = json.Unmarshal(b, v.TextDocumentFilterVariant1)
+			err = v.TextDocumentFilterVariant1.UnmarshalJSON(b)
 		case 1:
 			v.TextDocumentFilterVariant2 = new(TextDocumentFilterVariant2)
-			err = json.Unmarshal(b, v.TextDocumentFilterVariant2)
+			err = v.TextDocumentFilterVariant2.UnmarshalJSON(b)
 		case 2:
 			v.TextDocumentFilterVariant3 = new(TextDocumentFilterVariant3)
-			err = json.Unmarshal(b, v.TextDocumentFilterVariant3)
+			err = v.TextDocumentFilterVariant3.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TextDocumentFilter; an object needs every required member of one variant: TextDocumentFilterVariant1 (\"language\"), TextDocumentFilterVariant2 (\"scheme\") or TextDocumentFilterVariant3 (\"pattern\")")
 		}
@@ -3949,6 +5909,40 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x NotebookDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.NotebookDocumentFilterVariant1 != nil {
+		n++
+	}
+	if x.NotebookDocumentFilterVariant2 != nil {
+		n++
+	}
+	if x.NotebookDocumentFilterVariant3 != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("NotebookDocumentFilter holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.NotebookDocumentFilterVariant1 != nil:
+		if b, err = x.NotebookDocumentFilterVariant1.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NotebookDocumentFilterVariant2 != nil:
+		if b, err = x.NotebookDocumentFilterVariant2.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NotebookDocumentFilterVariant3 != nil:
+		if b, err = x.NotebookDocumentFilterVariant3.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4012,13 +6006,13 @@ func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, notebookDocumentFilterObjects) {
 		case 0:
 			v.NotebookDocumentFilterVariant1 = new(NotebookDocumentFilterVariant1)
-			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant1)
+			err = v.NotebookDocumentFilterVariant1.UnmarshalJSON(b)
 		case 1:
 			v.NotebookDocumentFilterVariant2 = new(NotebookDocumentFilterVariant2)
-			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant2)
+			err = v.NotebookDocumentFilterVariant2.UnmarshalJSON(b)
 		case 2:
 			v.NotebookDocumentFilterVariant3 = new(NotebookDocumentFilterVariant3)
-			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant3)
+			err = v.NotebookDocumentFilterVariant3.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of NotebookDocumentFilter; an object needs every required member of one variant: NotebookDocumentFilterVariant1 (\"notebookType\"), NotebookDocumentFilterVariant2 (\"scheme\") or NotebookDocumentFilterVariant3 (\"pattern\")")
 		}
@@ -4030,6 +6024,44 @@ func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentImplementationResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Definition != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentImplementationResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Definition != nil:
+		if b, err = x.Definition.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4077,7 +6109,7 @@ func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
 		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
+			err = v.Definition.UnmarshalJSON(b)
 		case "object":
 			var held [1]uint64
 			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
@@ -4103,7 +6135,7 @@ func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
 			switch rpcimpl.ChooseObject(held[:], nil, textDocumentImplementationResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
+				err = v.Definition.UnmarshalJSON(b)
 			case 1:
 				v.Array = new([]DefinitionLink)
 				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
@@ -4115,7 +6147,7 @@ func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
 		}
 	case "object":
 		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
+		err = v.Definition.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
@@ -4124,6 +6156,44 @@ func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentTypeDefinitionResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Definition != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentTypeDefinitionResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Definition != nil:
+		if b, err = x.Definition.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4171,7 +6241,7 @@ func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
 		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
+			err = v.Definition.UnmarshalJSON(b)
 		case "object":
 			var held [1]uint64
 			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
@@ -4197,7 +6267,7 @@ func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
 			switch rpcimpl.ChooseObject(held[:], nil, textDocumentTypeDefinitionResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
+				err = v.Definition.UnmarshalJSON(b)
 			case 1:
 				v.Array = new([]DefinitionLink)
 				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
@@ -4209,7 +6279,7 @@ func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
 		}
 	case "object":
 		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
+		err = v.Definition.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
@@ -4218,6 +6288,44 @@ func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentDeclarationResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Declaration != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentDeclarationResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Declaration != nil:
+		if b, err = x.Declaration.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4265,7 +6373,7 @@ func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Declaration = new(Declaration)
-			err = json.Unmarshal(b, v.Declaration)
+			err = v.Declaration.UnmarshalJSON(b)
 		case "object":
 			var held [1]uint64
 			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
@@ -4291,7 +6399,7 @@ func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 			switch rpcimpl.ChooseObject(held[:], nil, textDocumentDeclarationResultItemObjects) {
 			case 0:
 				v.Declaration = new(Declaration)
-				err = json.Unmarshal(b, v.Declaration)
+				err = v.Declaration.UnmarshalJSON(b)
 			case 1:
 				v.Array = new([]DeclarationLink)
 				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DeclarationLink])
@@ -4303,7 +6411,7 @@ func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 		}
 	case "object":
 		v.Declaration = new(Declaration)
-		err = json.Unmarshal(b, v.Declaration)
+		err = v.Declaration.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
@@ -4312,6 +6420,33 @@ func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentSemanticTokensFullDeltaResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.SemanticTokens != nil {
+		n++
+	}
+	if x.SemanticTokensDelta != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentSemanticTokensFullDeltaResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.SemanticTokens != nil:
+		if b, err = x.SemanticTokens.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.SemanticTokensDelta != nil:
+		if b, err = x.SemanticTokensDelta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4368,10 +6503,10 @@ func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) erro
 		switch rpcimpl.ChooseObject(held[:], nil, textDocumentSemanticTokensFullDeltaResultObjects) {
 		case 0:
 			v.SemanticTokens = new(SemanticTokens)
-			err = json.Unmarshal(b, v.SemanticTokens)
+			err = v.SemanticTokens.UnmarshalJSON(b)
 		case 1:
 			v.SemanticTokensDelta = new(SemanticTokensDelta)
-			err = json.Unmarshal(b, v.SemanticTokensDelta)
+			err = v.SemanticTokensDelta.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TextDocumentSemanticTokensFullDeltaResult; an object needs every required member of one variant: SemanticTokens (\"data\") or SemanticTokensDelta (\"edits\")")
 		}
@@ -4383,6 +6518,44 @@ func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) erro
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentInlineCompletionResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.InlineCompletionList != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentInlineCompletionResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.InlineCompletionList != nil:
+		if b, err = x.InlineCompletionList.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4409,10 +6582,10 @@ func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.InlineCompletionList = new(InlineCompletionList)
-		err = json.Unmarshal(b, v.InlineCompletionList)
+		err = v.InlineCompletionList.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]InlineCompletionItem)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[InlineCompletionItem])
 	default:
 		return fmt.Errorf("expected object or array, got JSON %s", kind)
 	}
@@ -4421,6 +6594,44 @@ func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentCompletionResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Array != nil {
+		n++
+	}
+	if x.CompletionList != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentCompletionResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	case x.CompletionList != nil:
+		if b, err = x.CompletionList.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4447,10 +6658,10 @@ func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		v.Array = new([]CompletionItem)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[CompletionItem])
 	case "object":
 		v.CompletionList = new(CompletionList)
-		err = json.Unmarshal(b, v.CompletionList)
+		err = v.CompletionList.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
@@ -4459,6 +6670,44 @@ func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentDefinitionResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Definition != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentDefinitionResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Definition != nil:
+		if b, err = x.Definition.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4506,7 +6755,7 @@ func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
 		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
+			err = v.Definition.UnmarshalJSON(b)
 		case "object":
 			var held [1]uint64
 			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
@@ -4532,7 +6781,7 @@ func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
 			switch rpcimpl.ChooseObject(held[:], nil, textDocumentDefinitionResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
+				err = v.Definition.UnmarshalJSON(b)
 			case 1:
 				v.Array = new([]DefinitionLink)
 				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
@@ -4544,7 +6793,7 @@ func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
 		}
 	case "object":
 		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
+		err = v.Definition.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
@@ -4553,6 +6802,55 @@ func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentDocumentSymbolResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.SymbolInformationList != nil {
+		n++
+	}
+	if x.DocumentSymbolList != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentDocumentSymbolResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.SymbolInformationList != nil:
+		if *x.SymbolInformationList == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.SymbolInformationList {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	case x.DocumentSymbolList != nil:
+		if *x.DocumentSymbolList == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.DocumentSymbolList {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4657,6 +6955,33 @@ func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentCodeActionResultItem) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Command != nil {
+		n++
+	}
+	if x.CodeAction != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentCodeActionResultItem holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Command != nil:
+		if b, err = x.Command.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CodeAction != nil:
+		if b, err = x.CodeAction.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentCodeActionResultItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4724,10 +7049,10 @@ func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, textDocumentCodeActionResultItemObjects) {
 		case 0:
 			v.Command = new(Command)
-			err = json.Unmarshal(b, v.Command)
+			err = v.Command.UnmarshalJSON(b)
 		case 1:
 			v.CodeAction = new(CodeAction)
-			err = json.Unmarshal(b, v.CodeAction)
+			err = v.CodeAction.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TextDocumentCodeActionResultItem; an object needs every required member of one variant: Command (\"title\", \"command\") or CodeAction (\"title\")")
 		}
@@ -4739,6 +7064,55 @@ func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x WorkspaceSymbolResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.SymbolInformationList != nil {
+		n++
+	}
+	if x.WorkspaceSymbolList != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceSymbolResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.SymbolInformationList != nil:
+		if *x.SymbolInformationList == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.SymbolInformationList {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	case x.WorkspaceSymbolList != nil:
+		if *x.WorkspaceSymbolList == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.WorkspaceSymbolList {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

@@ -24,6 +24,13 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Meta) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
@@ -32,6 +39,9 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -53,6 +63,20 @@ func (x RequestMeta) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RequestMeta) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if !x.ProgressToken.IsZero() {
+		b = append(b, `,"progressToken":`...)
+		if b, err = x.ProgressToken.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "progressToken")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RequestMeta) UnmarshalJSON(b []byte) error {
@@ -68,6 +92,9 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -86,7 +113,7 @@ func (x RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +174,7 @@ func (x TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -187,7 +214,7 @@ func (x NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -222,6 +249,20 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
@@ -234,6 +275,9 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -255,6 +299,20 @@ func (x EmptyResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EmptyResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EmptyResult) UnmarshalJSON(b []byte) error {
@@ -267,6 +325,9 @@ func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -285,7 +346,7 @@ func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -326,6 +387,24 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
@@ -341,6 +420,9 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -354,7 +436,6 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x Icon) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"src":`...)
 	b = rpcimpl.AppendString(b, x.Src)
@@ -364,8 +445,17 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Sizes != nil {
 		b = append(b, `,"sizes":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Sizes); err != nil {
-			return nil, err
+		if x.Sizes == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Sizes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Theme != "" {
@@ -417,8 +507,19 @@ func (x Icons) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -496,8 +597,19 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"version":`...)
@@ -562,6 +674,13 @@ func (x Capability) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Capability) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Capability) UnmarshalJSON(b []byte) error {
@@ -570,6 +689,9 @@ func (x *Capability) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -620,6 +742,50 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Experimental, func(b []byte, e Capability) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.Roots != nil {
+		b = append(b, `,"roots":`...)
+		if b, err = x.Roots.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = x.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = x.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = x.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "experimental", "roots", "sampling", "elicitation", "tasks")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
@@ -641,6 +807,9 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -658,13 +827,13 @@ func (x SamplingCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
+		if b, err = x.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tools != nil {
 		b = append(b, `,"tools":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
+		if b, err = x.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -698,13 +867,13 @@ func (x ElicitationCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Form != nil {
 		b = append(b, `,"form":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Form); err != nil {
+		if b, err = x.Form.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.URL != nil {
 		b = append(b, `,"url":`...)
-		if b, err = rpcimpl.AppendValue(b, x.URL); err != nil {
+		if b, err = x.URL.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -738,13 +907,13 @@ func (x ClientTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = rpcimpl.AppendValue(b, x.List); err != nil {
+		if b, err = x.List.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Cancel); err != nil {
+		if b, err = x.Cancel.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -826,7 +995,7 @@ func (x ClientTaskSampling) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.CreateMessage != nil {
 		b = append(b, `,"createMessage":`...)
-		if b, err = rpcimpl.AppendValue(b, x.CreateMessage); err != nil {
+		if b, err = x.CreateMessage.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -858,7 +1027,7 @@ func (x ClientTaskElicitation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Create != nil {
 		b = append(b, `,"create":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Create); err != nil {
+		if b, err = x.Create.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -893,6 +1062,62 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Experimental, func(b []byte, e Capability) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.Logging != nil {
+		b = append(b, `,"logging":`...)
+		if b, err = x.Logging.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Completions != nil {
+		b = append(b, `,"completions":`...)
+		if b, err = x.Completions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Prompts != nil {
+		b = append(b, `,"prompts":`...)
+		if b, err = x.Prompts.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Resources != nil {
+		b = append(b, `,"resources":`...)
+		if b, err = x.Resources.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = x.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = x.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "experimental", "logging", "completions", "prompts", "resources", "tools", "tasks")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
@@ -917,6 +1142,9 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -970,13 +1198,13 @@ func (x ServerTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = rpcimpl.AppendValue(b, x.List); err != nil {
+		if b, err = x.List.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Cancel); err != nil {
+		if b, err = x.Cancel.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1050,7 +1278,7 @@ func (x ServerTaskTools) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Call != nil {
 		b = append(b, `,"call":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Call); err != nil {
+		if b, err = x.Call.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1082,8 +1310,17 @@ func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Audience != nil {
 		b = append(b, `,"audience":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Audience); err != nil {
-			return nil, err
+		if x.Audience == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Audience {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Priority != nil {
@@ -1157,7 +1394,7 @@ func (x TextContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1237,7 +1474,7 @@ func (x ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1322,7 +1559,7 @@ func (x AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1401,8 +1638,19 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"uri":`...)
@@ -1427,7 +1675,7 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1513,7 +1761,7 @@ func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"resource":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
+	if b, err = x.Resource.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Annotations != nil {
@@ -1524,7 +1772,7 @@ func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1581,8 +1829,19 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"uri":`...)
@@ -1607,7 +1866,7 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1672,8 +1931,19 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	b = append(b, `,"uriTemplate":`...)
@@ -1694,7 +1964,7 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1757,7 +2027,7 @@ func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1807,7 +2077,7 @@ func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1864,7 +2134,7 @@ func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1915,7 +2185,7 @@ func (x ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1959,7 +2229,7 @@ func (x ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2003,7 +2273,7 @@ func (x SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2047,7 +2317,7 @@ func (x UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2091,7 +2361,7 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2141,6 +2411,42 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Resources == nil {
+		x.Resources = []Resource{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"resources":`...)
+	if x.Resources == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Resources {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "resources")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
@@ -2161,6 +2467,9 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2189,6 +2498,42 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ResourceTemplates == nil {
+		x.ResourceTemplates = []ResourceTemplate{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"resourceTemplates":`...)
+	if x.ResourceTemplates == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.ResourceTemplates {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "resourceTemplates")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
@@ -2209,6 +2554,9 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2237,6 +2585,38 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Contents == nil {
+		x.Contents = []ResourceContentsUnion{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"contents":`...)
+	if x.Contents == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Contents {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "contents")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
@@ -2255,6 +2635,9 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2336,8 +2719,19 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Description != "" {
@@ -2346,13 +2740,24 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
+		if x.Arguments == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Arguments {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2403,7 +2808,7 @@ func (x PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"role":`...)
 	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
+	if b, err = x.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -2453,6 +2858,42 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Prompts == nil {
+		x.Prompts = []Prompt{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"prompts":`...)
+	if x.Prompts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Prompts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "prompts")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
@@ -2473,6 +2914,9 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2495,7 +2939,7 @@ func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2503,7 +2947,10 @@ func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -2553,6 +3000,42 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Messages == nil {
+		x.Messages = []PromptMessage{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpcimpl.AppendString(b, x.Description)
+	}
+	b = append(b, `,"messages":`...)
+	if x.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "description", "messages")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
@@ -2573,6 +3056,9 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2603,6 +3089,52 @@ func (x ToolSchema) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "object"
+	} else if x.Type != "object" {
+		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	if x.Schema != "" {
+		b = append(b, `,"$schema":`...)
+		b = rpcimpl.AppendString(b, x.Schema)
+	}
+	b = append(b, `,"type":`...)
+	b = rpcimpl.AppendString(b, x.Type)
+	if x.Properties != nil {
+		b = append(b, `,"properties":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Properties, func(b []byte, e PropertySchema) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.Required != nil {
+		b = append(b, `,"required":`...)
+		if x.Required == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Required {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "$schema", "type", "properties", "required")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolSchema) UnmarshalJSON(b []byte) error {
@@ -2625,6 +3157,9 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2652,6 +3187,13 @@ func (x PropertySchema) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PropertySchema) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PropertySchema) UnmarshalJSON(b []byte) error {
@@ -2660,6 +3202,9 @@ func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2769,8 +3314,19 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
-			return nil, err
+		if x.Icons == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Icons {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Description != "" {
@@ -2778,7 +3334,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"inputSchema":`...)
-	if b, err = rpcimpl.AppendValue(b, x.InputSchema); err != nil {
+	if b, err = x.InputSchema.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Execution != nil {
@@ -2789,7 +3345,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.OutputSchema != nil {
 		b = append(b, `,"outputSchema":`...)
-		if b, err = rpcimpl.AppendValue(b, x.OutputSchema); err != nil {
+		if b, err = x.OutputSchema.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2801,7 +3357,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2866,6 +3422,42 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []Tool{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"tools":`...)
+	if x.Tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "tools")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
@@ -2886,6 +3478,9 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2908,7 +3503,7 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2922,7 +3517,13 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendString(b, x.Name)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -2974,6 +3575,54 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Content == nil {
+		x.Content = []ContentBlock{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"content":`...)
+	if x.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if x.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpcimpl.AppendMap(b, x.StructuredContent, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.IsError {
+		b = append(b, `,"isError":`...)
+		b = rpcimpl.AppendBool(b, x.IsError)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "content", "structuredContent", "isError")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CallToolResult) UnmarshalJSON(b []byte) error {
@@ -2996,6 +3645,9 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3135,6 +3787,24 @@ func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"task":`...)
+	if b, err = x.Task.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "task")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
@@ -3153,6 +3823,9 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3176,6 +3849,42 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = rpcimpl.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpcimpl.AppendString(b, x.Status)
+	if x.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpcimpl.AppendString(b, x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpcimpl.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = rpcimpl.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = rpcimpl.AppendInt(b, *x.PollInterval)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3213,6 +3922,9 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -3243,6 +3955,42 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = rpcimpl.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpcimpl.AppendString(b, x.Status)
+	if x.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpcimpl.AppendString(b, x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpcimpl.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = rpcimpl.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = rpcimpl.AppendInt(b, *x.PollInterval)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3279,6 +4027,9 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3347,6 +4098,20 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
@@ -3359,6 +4124,9 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3383,6 +4151,42 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tasks == nil {
+		x.Tasks = []Task{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = rpcimpl.AppendString(b, x.NextCursor)
+	}
+	b = append(b, `,"tasks":`...)
+	if x.Tasks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Tasks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "nextCursor", "tasks")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
@@ -3403,6 +4207,9 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3425,7 +4232,7 @@ func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3513,7 +4320,7 @@ func (x SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3557,7 +4364,7 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -3568,7 +4375,7 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Logger)
 	}
 	b = append(b, `,"data":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -3744,12 +4551,12 @@ func (x CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"ref":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Ref); err != nil {
+	if b, err = x.Ref.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"argument":`...)
@@ -3849,7 +4656,10 @@ func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e string) ([]byte, error) {
+			b = rpcimpl.AppendString(b, e)
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -3884,6 +4694,24 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"completion":`...)
+	if b, err = x.Completion.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "completion")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompleteResult) UnmarshalJSON(b []byte) error {
@@ -3902,6 +4730,9 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3933,11 +4764,19 @@ func (x Completion) AppendJSON(b []byte) ([]byte, error) {
 	if x.Values == nil {
 		x.Values = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-		return nil, err
+	if x.Values == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.Total != nil {
 		b = append(b, `,"total":`...)
@@ -4015,12 +4854,18 @@ func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"input":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Input); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Input, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4105,12 +4950,29 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"toolUseId":`...)
 	b = rpcimpl.AppendString(b, x.ToolUseID)
 	b = append(b, `,"content":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
-		return nil, err
+	if x.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.StructuredContent != nil {
 		b = append(b, `,"structuredContent":`...)
-		if b, err = rpcimpl.AppendValue(b, x.StructuredContent); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.StructuredContent, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -4120,7 +4982,7 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4179,12 +5041,12 @@ func (x SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"role":`...)
 	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
+	if b, err = x.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4260,8 +5122,19 @@ func (x ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Hints != nil {
 		b = append(b, `,"hints":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Hints); err != nil {
-			return nil, err
+		if x.Hints == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Hints {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.CostPriority != nil {
@@ -4367,7 +5240,7 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4378,8 +5251,19 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"messages":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
-		return nil, err
+	if x.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ModelPreferences != nil {
 		b = append(b, `,"modelPreferences":`...)
@@ -4405,20 +5289,46 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = rpcimpl.AppendInt(b, x.MaxTokens)
 	if x.StopSequences != nil {
 		b = append(b, `,"stopSequences":`...)
-		if b, err = rpcimpl.AppendValue(b, x.StopSequences); err != nil {
-			return nil, err
+		if x.StopSequences == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.StopSequences {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Metadata, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tools != nil {
 		b = append(b, `,"tools":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
-			return nil, err
+		if x.Tools == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tools {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.ToolChoice != nil {
@@ -4494,6 +5404,32 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"role":`...)
+	b = rpcimpl.AppendString(b, x.Role)
+	b = append(b, `,"content":`...)
+	if b, err = x.Content.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"model":`...)
+	b = rpcimpl.AppendString(b, x.Model)
+	if x.StopReason != "" {
+		b = append(b, `,"stopReason":`...)
+		b = rpcimpl.AppendString(b, x.StopReason)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "role", "content", "model", "stopReason")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
@@ -4520,6 +5456,9 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4552,7 +5491,7 @@ func (x Root) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -4602,6 +5541,38 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Roots == nil {
+		x.Roots = []Root{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"roots":`...)
+	if x.Roots == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Roots {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "roots")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
@@ -4620,6 +5591,9 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4940,7 +5914,6 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
@@ -4953,8 +5926,17 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
-		return nil, err
+	if x.Enum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.Default != "" {
 		b = append(b, `,"default":`...)
@@ -5041,8 +6023,19 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"oneOf":`...)
-	if b, err = rpcimpl.AppendValue(b, x.OneOf); err != nil {
-		return nil, err
+	if x.OneOf == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.OneOf {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Default != "" {
 		b = append(b, `,"default":`...)
@@ -5136,8 +6129,17 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
-			return nil, err
+		if x.Default == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Default {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5232,8 +6234,17 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
-			return nil, err
+		if x.Default == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Default {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5308,7 +6319,6 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
@@ -5321,13 +6331,31 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
-		return nil, err
+	if x.Enum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	if x.EnumNames != nil {
 		b = append(b, `,"enumNames":`...)
-		if b, err = rpcimpl.AppendValue(b, x.EnumNames); err != nil {
-			return nil, err
+		if x.EnumNames == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.EnumNames {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Default != "" {
@@ -5404,13 +6432,21 @@ func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"enum":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
-		return nil, err
+	if x.Enum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5467,8 +6503,19 @@ func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"anyOf":`...)
-	if b, err = rpcimpl.AppendValue(b, x.AnyOf); err != nil {
-		return nil, err
+	if x.AnyOf == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.AnyOf {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -5540,13 +6587,22 @@ func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendInt(b, *x.MaxItems)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
+	if b, err = x.Items.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
-			return nil, err
+		if x.Default == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Default {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5630,13 +6686,28 @@ func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"type":`...)
 	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"properties":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Properties, func(b []byte, e PrimitiveSchemaDefinition) ([]byte, error) {
+		var err error
+		if b, err = e.AppendJSON(b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	if x.Required != nil {
 		b = append(b, `,"required":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
-			return nil, err
+		if x.Required == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Required {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -5686,7 +6757,7 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5776,7 +6847,7 @@ func (x ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -5854,6 +6925,34 @@ func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"action":`...)
+	b = rpcimpl.AppendString(b, x.Action)
+	if x.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Content, func(b []byte, e ElicitValue) ([]byte, error) {
+			var err error
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "action", "content")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ElicitResult) UnmarshalJSON(b []byte) error {
@@ -5874,6 +6973,9 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -5972,6 +7074,32 @@ func (x URLElicitationRequiredData) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x URLElicitationRequiredData) AppendJSON(b []byte) ([]byte, error) {
+	if x.Elicitations == nil {
+		x.Elicitations = []ElicitRequestURLParams{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"elicitations":`...)
+	if x.Elicitations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Elicitations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "elicitations")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
@@ -5988,6 +7116,9 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -6010,14 +7141,14 @@ func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"protocolVersion":`...)
 	b = rpcimpl.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Capabilities); err != nil {
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"clientInfo":`...)
@@ -6075,6 +7206,34 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"protocolVersion":`...)
+	b = rpcimpl.AppendString(b, x.ProtocolVersion)
+	b = append(b, `,"capabilities":`...)
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"serverInfo":`...)
+	if b, err = x.ServerInfo.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Instructions != "" {
+		b = append(b, `,"instructions":`...)
+		b = rpcimpl.AppendString(b, x.Instructions)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "protocolVersion", "capabilities", "serverInfo", "instructions")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
@@ -6102,6 +7261,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -6127,13 +7289,13 @@ func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.RequestID.IsZero() {
 		b = append(b, `,"requestId":`...)
-		if b, err = rpcimpl.AppendValue(b, x.RequestID); err != nil {
+		if b, err = x.RequestID.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -6176,12 +7338,12 @@ func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"progressToken":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ProgressToken); err != nil {
+	if b, err = x.ProgressToken.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"progress":`...)

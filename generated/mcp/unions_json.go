@@ -14,6 +14,28 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Integer != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ProgressToken holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	var v any
@@ -38,10 +60,10 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "number":
 		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
+		err = rpcimpl.DecodeInt(b, v.Integer)
 	default:
 		return fmt.Errorf("expected string or number, got JSON %s", kind)
 	}
@@ -50,6 +72,28 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x RequestID) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Integer != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("RequestID holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -76,10 +120,10 @@ func (x *RequestID) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "number":
 		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
+		err = rpcimpl.DecodeInt(b, v.Integer)
 	default:
 		return fmt.Errorf("expected string or number, got JSON %s", kind)
 	}
@@ -88,6 +132,54 @@ func (x *RequestID) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Text != nil {
+		n++
+	}
+	if x.Image != nil {
+		n++
+	}
+	if x.Audio != nil {
+		n++
+	}
+	if x.ResourceLink != nil {
+		n++
+	}
+	if x.Resource != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ContentBlock holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Text != nil:
+		if b, err = x.Text.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Image != nil:
+		if b, err = x.Image.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Audio != nil:
+		if b, err = x.Audio.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.ResourceLink != nil:
+		if b, err = x.ResourceLink.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Resource != nil:
+		if b, err = x.Resource.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -139,19 +231,19 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	switch tag {
 	case "text":
 		v.Text = new(TextContent)
-		err = json.Unmarshal(b, v.Text)
+		err = v.Text.UnmarshalJSON(b)
 	case "image":
 		v.Image = new(ImageContent)
-		err = json.Unmarshal(b, v.Image)
+		err = v.Image.UnmarshalJSON(b)
 	case "audio":
 		v.Audio = new(AudioContent)
-		err = json.Unmarshal(b, v.Audio)
+		err = v.Audio.UnmarshalJSON(b)
 	case "resource_link":
 		v.ResourceLink = new(ResourceLink)
-		err = json.Unmarshal(b, v.ResourceLink)
+		err = v.ResourceLink.UnmarshalJSON(b)
 	case "resource":
 		v.Resource = new(EmbeddedResource)
-		err = json.Unmarshal(b, v.Resource)
+		err = v.Resource.UnmarshalJSON(b)
 	default:
 		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", jsonrpc.Truncate(tag)))
 	}
@@ -160,6 +252,33 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ResourceContentsUnion) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ResourceContentsUnion holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextResourceContents != nil:
+		if b, err = x.TextResourceContents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.BlobResourceContents != nil:
+		if b, err = x.BlobResourceContents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -220,10 +339,10 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, resourceContentsUnionObjects) {
 		case 0:
 			v.TextResourceContents = new(TextResourceContents)
-			err = json.Unmarshal(b, v.TextResourceContents)
+			err = v.TextResourceContents.UnmarshalJSON(b)
 		case 1:
 			v.BlobResourceContents = new(BlobResourceContents)
-			err = json.Unmarshal(b, v.BlobResourceContents)
+			err = v.BlobResourceContents.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ResourceContentsUnion; an object needs every required member of one variant: TextResourceContents (\"uri\", \"text\") or BlobResourceContents (\"uri\", \"blob\")")
 		}
@@ -235,6 +354,33 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CallToolResponse) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.CallToolResult != nil {
+		n++
+	}
+	if x.CreateTaskResult != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CallToolResponse holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.CallToolResult != nil:
+		if b, err = x.CallToolResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CreateTaskResult != nil:
+		if b, err = x.CreateTaskResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -295,10 +441,10 @@ func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, callToolResponseObjects) {
 		case 0:
 			v.CallToolResult = new(CallToolResult)
-			err = json.Unmarshal(b, v.CallToolResult)
+			err = v.CallToolResult.UnmarshalJSON(b)
 		case 1:
 			v.CreateTaskResult = new(CreateTaskResult)
-			err = json.Unmarshal(b, v.CreateTaskResult)
+			err = v.CreateTaskResult.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of CallToolResponse; an object needs every required member of one variant: CallToolResult (\"content\") or CreateTaskResult (\"task\")")
 		}
@@ -310,6 +456,33 @@ func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CompletionReference) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.RefPrompt != nil {
+		n++
+	}
+	if x.RefResource != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CompletionReference holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.RefPrompt != nil:
+		if b, err = x.RefPrompt.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.RefResource != nil:
+		if b, err = x.RefResource.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -352,10 +525,10 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	switch tag {
 	case "ref/prompt":
 		v.RefPrompt = new(PromptReference)
-		err = json.Unmarshal(b, v.RefPrompt)
+		err = v.RefPrompt.UnmarshalJSON(b)
 	case "ref/resource":
 		v.RefResource = new(ResourceTemplateReference)
-		err = json.Unmarshal(b, v.RefResource)
+		err = v.RefResource.UnmarshalJSON(b)
 	default:
 		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", jsonrpc.Truncate(tag)))
 	}
@@ -364,6 +537,54 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Text != nil {
+		n++
+	}
+	if x.Image != nil {
+		n++
+	}
+	if x.Audio != nil {
+		n++
+	}
+	if x.ToolUse != nil {
+		n++
+	}
+	if x.ToolResult != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SamplingMessageContentBlock holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Text != nil:
+		if b, err = x.Text.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Image != nil:
+		if b, err = x.Image.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Audio != nil:
+		if b, err = x.Audio.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.ToolUse != nil:
+		if b, err = x.ToolUse.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.ToolResult != nil:
+		if b, err = x.ToolResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -415,19 +636,19 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	switch tag {
 	case "text":
 		v.Text = new(TextContent)
-		err = json.Unmarshal(b, v.Text)
+		err = v.Text.UnmarshalJSON(b)
 	case "image":
 		v.Image = new(ImageContent)
-		err = json.Unmarshal(b, v.Image)
+		err = v.Image.UnmarshalJSON(b)
 	case "audio":
 		v.Audio = new(AudioContent)
-		err = json.Unmarshal(b, v.Audio)
+		err = v.Audio.UnmarshalJSON(b)
 	case "tool_use":
 		v.ToolUse = new(ToolUseContent)
-		err = json.Unmarshal(b, v.ToolUse)
+		err = v.ToolUse.UnmarshalJSON(b)
 	case "tool_result":
 		v.ToolResult = new(ToolResultContent)
-		err = json.Unmarshal(b, v.ToolResult)
+		err = v.ToolResult.UnmarshalJSON(b)
 	default:
 		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", jsonrpc.Truncate(tag)))
 	}
@@ -436,6 +657,44 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SamplingContent) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.SamplingMessageContentBlock != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SamplingContent holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.SamplingMessageContentBlock != nil:
+		if b, err = x.SamplingMessageContentBlock.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -462,10 +721,10 @@ func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.SamplingMessageContentBlock = new(SamplingMessageContentBlock)
-		err = json.Unmarshal(b, v.SamplingMessageContentBlock)
+		err = v.SamplingMessageContentBlock.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]SamplingMessageContentBlock)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[SamplingMessageContentBlock])
 	default:
 		return fmt.Errorf("expected object or array, got JSON %s", kind)
 	}
@@ -474,6 +733,33 @@ func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x CreateMessageResponse) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.CreateMessageResult != nil {
+		n++
+	}
+	if x.CreateTaskResult != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CreateMessageResponse holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.CreateMessageResult != nil:
+		if b, err = x.CreateMessageResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CreateTaskResult != nil:
+		if b, err = x.CreateTaskResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -538,10 +824,10 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], createMessageResponseObjects) {
 		case 0:
 			v.CreateMessageResult = new(CreateMessageResult)
-			err = json.Unmarshal(b, v.CreateMessageResult)
+			err = v.CreateMessageResult.UnmarshalJSON(b)
 		case 1:
 			v.CreateTaskResult = new(CreateTaskResult)
-			err = json.Unmarshal(b, v.CreateTaskResult)
+			err = v.CreateTaskResult.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of CreateMessageResponse; an object needs every required member of one variant: CreateMessageResult (\"role\": \"user\" or \"assistant\", \"content\", \"model\") or CreateTaskResult (\"task\")")
 		}
@@ -553,6 +839,33 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("SingleSelectEnumSchema holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.UntitledSingleSelectEnumSchema != nil:
+		if b, err = x.UntitledSingleSelectEnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TitledSingleSelectEnumSchema != nil:
+		if b, err = x.TitledSingleSelectEnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -618,10 +931,10 @@ func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], singleSelectEnumSchemaObjects) {
 		case 0:
 			v.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
-			err = json.Unmarshal(b, v.UntitledSingleSelectEnumSchema)
+			err = v.UntitledSingleSelectEnumSchema.UnmarshalJSON(b)
 		case 1:
 			v.TitledSingleSelectEnumSchema = new(TitledSingleSelectEnumSchema)
-			err = json.Unmarshal(b, v.TitledSingleSelectEnumSchema)
+			err = v.TitledSingleSelectEnumSchema.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of SingleSelectEnumSchema; an object needs every required member of one variant: UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\") or TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\")")
 		}
@@ -633,6 +946,33 @@ func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x MultiSelectEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.UntitledEnumItems != nil {
+		n++
+	}
+	if x.TitledEnumItems != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("MultiSelectEnumItems holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.UntitledEnumItems != nil:
+		if b, err = x.UntitledEnumItems.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TitledEnumItems != nil:
+		if b, err = x.TitledEnumItems.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -691,10 +1031,10 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], multiSelectEnumItemsObjects) {
 		case 0:
 			v.UntitledEnumItems = new(UntitledEnumItems)
-			err = json.Unmarshal(b, v.UntitledEnumItems)
+			err = v.UntitledEnumItems.UnmarshalJSON(b)
 		case 1:
 			v.TitledEnumItems = new(TitledEnumItems)
-			err = json.Unmarshal(b, v.TitledEnumItems)
+			err = v.TitledEnumItems.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of MultiSelectEnumItems; an object needs every required member of one variant: UntitledEnumItems (\"type\": \"string\", \"enum\") or TitledEnumItems (\"anyOf\")")
 		}
@@ -706,6 +1046,47 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x EnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.MultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("EnumSchema holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.UntitledSingleSelectEnumSchema != nil:
+		if b, err = x.UntitledSingleSelectEnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TitledSingleSelectEnumSchema != nil:
+		if b, err = x.TitledSingleSelectEnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.MultiSelectEnumSchema != nil:
+		if b, err = x.MultiSelectEnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.LegacyTitledEnumSchema != nil:
+		if b, err = x.LegacyTitledEnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -795,16 +1176,16 @@ func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], enumSchemaObjects) {
 		case 0:
 			v.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
-			err = json.Unmarshal(b, v.UntitledSingleSelectEnumSchema)
+			err = v.UntitledSingleSelectEnumSchema.UnmarshalJSON(b)
 		case 1:
 			v.TitledSingleSelectEnumSchema = new(TitledSingleSelectEnumSchema)
-			err = json.Unmarshal(b, v.TitledSingleSelectEnumSchema)
+			err = v.TitledSingleSelectEnumSchema.UnmarshalJSON(b)
 		case 2:
 			v.MultiSelectEnumSchema = new(MultiSelectEnumSchema)
-			err = json.Unmarshal(b, v.MultiSelectEnumSchema)
+			err = v.MultiSelectEnumSchema.UnmarshalJSON(b)
 		case 3:
 			v.LegacyTitledEnumSchema = new(LegacyTitledEnumSchema)
-			err = json.Unmarshal(b, v.LegacyTitledEnumSchema)
+			err = v.LegacyTitledEnumSchema.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of EnumSchema; an object needs every required member of one variant: UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")")
 		}
@@ -816,6 +1197,47 @@ func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.StringSchema != nil {
+		n++
+	}
+	if x.NumberSchema != nil {
+		n++
+	}
+	if x.BooleanSchema != nil {
+		n++
+	}
+	if x.EnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("PrimitiveSchemaDefinition holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.StringSchema != nil:
+		if b, err = x.StringSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NumberSchema != nil:
+		if b, err = x.NumberSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.BooleanSchema != nil:
+		if b, err = x.BooleanSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.EnumSchema != nil:
+		if b, err = x.EnumSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -930,16 +1352,16 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], primitiveSchemaDefinitionObjects) {
 		case 0:
 			v.StringSchema = new(StringSchema)
-			err = json.Unmarshal(b, v.StringSchema)
+			err = v.StringSchema.UnmarshalJSON(b)
 		case 1:
 			v.NumberSchema = new(NumberSchema)
-			err = json.Unmarshal(b, v.NumberSchema)
+			err = v.NumberSchema.UnmarshalJSON(b)
 		case 2:
 			v.BooleanSchema = new(BooleanSchema)
-			err = json.Unmarshal(b, v.BooleanSchema)
+			err = v.BooleanSchema.UnmarshalJSON(b)
 		case 3, 4, 5, 6:
 			v.EnumSchema = new(EnumSchema)
-			err = json.Unmarshal(b, v.EnumSchema)
+			err = v.EnumSchema.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of PrimitiveSchemaDefinition; an object needs every required member of one variant: StringSchema (\"type\": \"string\"), NumberSchema (\"type\": \"number\" or \"integer\"), BooleanSchema (\"type\": \"boolean\"), UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")")
 		}
@@ -951,6 +1373,33 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.ElicitRequestURLParams != nil {
+		n++
+	}
+	if x.ElicitRequestFormParams != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ElicitRequestParams holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.ElicitRequestURLParams != nil:
+		if b, err = x.ElicitRequestURLParams.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.ElicitRequestFormParams != nil:
+		if b, err = x.ElicitRequestFormParams.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1019,10 +1468,10 @@ func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], elicitRequestParamsObjects) {
 		case 0:
 			v.ElicitRequestURLParams = new(ElicitRequestURLParams)
-			err = json.Unmarshal(b, v.ElicitRequestURLParams)
+			err = v.ElicitRequestURLParams.UnmarshalJSON(b)
 		case 1:
 			v.ElicitRequestFormParams = new(ElicitRequestFormParams)
-			err = json.Unmarshal(b, v.ElicitRequestFormParams)
+			err = v.ElicitRequestFormParams.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ElicitRequestParams; an object needs every required member of one variant: ElicitRequestURLParams (\"mode\": \"url\", \"message\", \"elicitationId\", \"url\") or ElicitRequestFormParams (\"message\", \"requestedSchema\")")
 		}
@@ -1034,6 +1483,52 @@ func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ElicitValue) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Number != nil {
+		n++
+	}
+	if x.Boolean != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ElicitValue holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Number != nil:
+		if b, err = rpcimpl.AppendFloat(b, *x.Number); err != nil {
+			return nil, err
+		}
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1066,13 +1561,13 @@ func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "number":
 		v.Number = new(float64)
-		err = json.Unmarshal(b, v.Number)
+		err = rpcimpl.DecodeFloat(b, v.Number)
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "array":
 		v.Array = new([]string)
 		err = json.Unmarshal(b, v.Array)
@@ -1084,6 +1579,33 @@ func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ElicitResponse) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.ElicitResult != nil {
+		n++
+	}
+	if x.CreateTaskResult != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ElicitResponse holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.ElicitResult != nil:
+		if b, err = x.ElicitResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.CreateTaskResult != nil:
+		if b, err = x.CreateTaskResult.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1143,10 +1665,10 @@ func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], elicitResponseObjects) {
 		case 0:
 			v.ElicitResult = new(ElicitResult)
-			err = json.Unmarshal(b, v.ElicitResult)
+			err = v.ElicitResult.UnmarshalJSON(b)
 		case 1:
 			v.CreateTaskResult = new(CreateTaskResult)
-			err = json.Unmarshal(b, v.CreateTaskResult)
+			err = v.CreateTaskResult.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of ElicitResponse; an object needs every required member of one variant: ElicitResult (\"action\": \"accept\", \"decline\" or \"cancel\") or CreateTaskResult (\"task\")")
 		}

@@ -19,7 +19,7 @@ func (x KeyValue) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Value); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"type":`...)
@@ -112,7 +112,7 @@ func (x LogAttr) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Value); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -182,20 +182,53 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-			return nil, err
+		if x.Config == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Config {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Commands != nil {
 		b = append(b, `,"commands":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-			return nil, err
+		if x.Commands == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Commands {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Tasks != nil {
 		b = append(b, `,"tasks":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tasks); err != nil {
-			return nil, err
+		if x.Tasks == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tasks {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -251,7 +284,6 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
@@ -261,8 +293,17 @@ func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Run != nil {
 		b = append(b, `,"run":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Run); err != nil {
-			return nil, err
+		if x.Run == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Run {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -310,7 +351,7 @@ func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Value); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"type":`...)
@@ -409,7 +450,7 @@ func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"key":`...)
 	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Value); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"type":`...)
@@ -524,8 +565,19 @@ func (x Arguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Spec != nil {
 		b = append(b, `,"spec":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Spec); err != nil {
-			return nil, err
+		if x.Spec == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Spec {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Min != nil {
@@ -588,20 +640,51 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Aliases != nil {
 		b = append(b, `,"aliases":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Aliases); err != nil {
-			return nil, err
+		if x.Aliases == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Aliases {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-			return nil, err
+		if x.Config == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Config {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Commands != nil {
 		b = append(b, `,"commands":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-			return nil, err
+		if x.Commands == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Commands {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -674,8 +757,19 @@ func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"keyType":`...)
 	b = rpcimpl.AppendString(b, x.KeyType)
 	b = append(b, `,"values":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-		return nil, err
+	if x.Values == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -737,8 +831,19 @@ func (x UnionValue) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"alternatives":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Alternatives); err != nil {
-		return nil, err
+	if x.Alternatives == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Alternatives {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -786,8 +891,19 @@ func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-			return nil, err
+		if x.Config == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Config {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -924,12 +1040,34 @@ func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"cmd":`...)
 	b = rpcimpl.AppendString(b, x.Cmd)
 	b = append(b, `,"config":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-		return nil, err
+	if x.Config == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Config {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"pluginConfig":`...)
-	if b, err = rpcimpl.AppendValue(b, x.PluginConfig); err != nil {
-		return nil, err
+	if x.PluginConfig == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.PluginConfig {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -993,8 +1131,19 @@ func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"taskType":`...)
 	b = rpcimpl.AppendString(b, x.TaskType)
 	b = append(b, `,"config":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-		return nil, err
+	if x.Config == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Config {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1063,8 +1212,19 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"attrs":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Attrs); err != nil {
-		return nil, err
+	if x.Attrs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Attrs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"level":`...)
 	b = rpcimpl.AppendString(b, x.Level)

@@ -13,6 +13,33 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x UnionValueAlternativesItem) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.ConfigValue != nil {
+		n++
+	}
+	if x.MappedValue != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("UnionValueAlternativesItem holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.ConfigValue != nil:
+		if b, err = x.ConfigValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.MappedValue != nil:
+		if b, err = x.MappedValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x UnionValueAlternativesItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -73,10 +100,10 @@ func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, unionValueAlternativesItemObjects) {
 		case 0:
 			v.ConfigValue = new(ConfigValue)
-			err = json.Unmarshal(b, v.ConfigValue)
+			err = v.ConfigValue.UnmarshalJSON(b)
 		case 1:
 			v.MappedValue = new(MappedValue)
-			err = json.Unmarshal(b, v.MappedValue)
+			err = v.MappedValue.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of UnionValueAlternativesItem; an object needs every required member of one variant: ConfigValue (\"key\", \"value\", \"type\") or MappedValue (\"key\", \"keyType\", \"values\")")
 		}
@@ -88,6 +115,40 @@ func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TaskConfig) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.ConfigValue != nil {
+		n++
+	}
+	if x.MappedValue != nil {
+		n++
+	}
+	if x.UnionValue != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TaskConfig holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.ConfigValue != nil:
+		if b, err = x.ConfigValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.MappedValue != nil:
+		if b, err = x.MappedValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.UnionValue != nil:
+		if b, err = x.UnionValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -158,13 +219,13 @@ func (x *TaskConfig) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, taskConfigObjects) {
 		case 0:
 			v.ConfigValue = new(ConfigValue)
-			err = json.Unmarshal(b, v.ConfigValue)
+			err = v.ConfigValue.UnmarshalJSON(b)
 		case 1:
 			v.MappedValue = new(MappedValue)
-			err = json.Unmarshal(b, v.MappedValue)
+			err = v.MappedValue.UnmarshalJSON(b)
 		case 2:
 			v.UnionValue = new(UnionValue)
-			err = json.Unmarshal(b, v.UnionValue)
+			err = v.UnionValue.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TaskConfig; an object needs every required member of one variant: ConfigValue (\"key\", \"value\", \"type\"), MappedValue (\"key\", \"keyType\", \"values\") or UnionValue (\"alternatives\")")
 		}

@@ -128,16 +128,49 @@ func (x Bounds) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"min":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Min); err != nil {
-		return nil, err
+	if x.Min == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Min {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"max":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Max); err != nil {
-		return nil, err
+	if x.Max == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Max {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"center":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Center); err != nil {
-		return nil, err
+	if x.Center == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Center {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -244,6 +277,19 @@ func (x ToolResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = rpcimpl.AppendBool(b, x.Success)
+	if x.Error != "" {
+		b = append(b, `,"error":`...)
+		b = rpcimpl.AppendString(b, x.Error)
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "success", "error")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolResult) UnmarshalJSON(b []byte) error {
@@ -262,6 +308,9 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -445,8 +494,19 @@ func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shots":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shots); err != nil {
-		return nil, err
+	if x.Shots == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Shots {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.OutputDir != "" {
 		b = append(b, `,"output_dir":`...)
@@ -584,20 +644,53 @@ func (x CameraSpec) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Eye != nil {
 		b = append(b, `,"eye":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Eye); err != nil {
-			return nil, err
+		if x.Eye == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Eye {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Target != nil {
 		b = append(b, `,"target":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Target); err != nil {
-			return nil, err
+		if x.Target == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Target {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Up != nil {
 		b = append(b, `,"up":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Up); err != nil {
-			return nil, err
+		if x.Up == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Up {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Perspective != nil {
@@ -612,8 +705,17 @@ func (x CameraSpec) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.EntityIDs != nil {
 		b = append(b, `,"entity_ids":`...)
-		if b, err = rpcimpl.AppendValue(b, x.EntityIDs); err != nil {
-			return nil, err
+		if x.EntityIDs == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.EntityIDs {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Padding != nil {
@@ -1031,8 +1133,19 @@ func (x Entity) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Normal != nil {
 		b = append(b, `,"normal":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Normal); err != nil {
-			return nil, err
+		if x.Normal == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Normal {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Length != nil {
@@ -1112,8 +1225,19 @@ func (x EntityList) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"count":`...)
 	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"entities":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Entities); err != nil {
-		return nil, err
+	if x.Entities == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Entities {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1231,8 +1355,19 @@ func (x LayerList) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"count":`...)
 	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"layers":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Layers); err != nil {
-		return nil, err
+	if x.Layers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Layers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1413,8 +1548,19 @@ func (x MaterialList) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"count":`...)
 	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"materials":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Materials); err != nil {
-		return nil, err
+	if x.Materials == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Materials {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -1488,16 +1634,49 @@ func (x CameraInfo) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"eye":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Eye); err != nil {
-		return nil, err
+	if x.Eye == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Eye {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"target":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Target); err != nil {
-		return nil, err
+	if x.Target == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Target {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"up":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Up); err != nil {
-		return nil, err
+	if x.Up == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Up {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = rpcimpl.AppendFloat(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"fov":`...)
 	if b, err = rpcimpl.AppendFloat(b, x.Fov); err != nil {
@@ -1747,8 +1926,19 @@ func (x BatchScreenshotResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"failed":`...)
 	b = rpcimpl.AppendInt(b, x.Failed)
 	b = append(b, `,"results":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Results); err != nil {
-		return nil, err
+	if x.Results == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Results {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2178,8 +2368,19 @@ func (x ResourcesListResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"success":`...)
 	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"resources":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Resources); err != nil {
-		return nil, err
+	if x.Resources == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Resources {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2236,7 +2437,13 @@ func (x ToolsCallParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"arguments":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
+	if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e json.RawMessage) ([]byte, error) {
+		var err error
+		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil

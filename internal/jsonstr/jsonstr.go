@@ -14,10 +14,14 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
+	plain := &plainASCII
+	if escapeHTML {
+		plain = &plainHTML
+	}
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
-				i++
+			if plain[c] {
+				i = plainRun(s, i+1, escapeHTML)
 				continue
 			}
 			dst = append(dst, s[start:i]...)
@@ -41,6 +45,10 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 			start = i
 			continue
 		}
+		if n := plainRune(s, i); n > 0 {
+			i += n
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
@@ -58,4 +66,86 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// Masks for testing the eight bytes of a uint64 at once.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainRun returns the index of the first byte of s from i on that is not
+// printable ASCII written as is (len(s) when there is none), looking at
+// eight bytes at a time.
+func plainRun(s string, i int, escapeHTML bool) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		m := x | (x - ones*0x20) | hasByte(x, '"') | hasByte(x, '\\')
+		if escapeHTML {
+			m |= hasByte(x, '<') | hasByte(x, '>') | hasByte(x, '&')
+		}
+		if m&highs != 0 {
+			break
+		}
+	}
+	plain := &plainASCII
+	if escapeHTML {
+		plain = &plainHTML
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// plainASCII and plainHTML tell the bytes written as they are, without
+// and with HTML escaping.
+var plainASCII, plainHTML = plainTables()
+
+func plainTables() (plain, html [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		plain[c] = c != '"' && c != '\\'
+		html[c] = plain[c] && c != '<' && c != '>' && c != '&'
+	}
+	return plain, html
+}
+
+// hasByte returns a word whose high bit is set in some byte when some byte
+// of x is c, and in none otherwise.
+func hasByte(x uint64, c byte) uint64 {
+	y := x ^ (ones * uint64(c))
+	return (y - ones) &^ y
+}
+
+// plainRune returns the length of the UTF-8 sequence at s[i] when it is a
+// valid two- or three-byte sequence written as is (not U+2028 or U+2029),
+// and 0 for anything else, which utf8.DecodeRuneInString then looks at.
+func plainRune(s string, i int) int {
+	c := s[i]
+	switch {
+	case c >= 0xC2 && c < 0xE0:
+		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c >= 0xE0 && c < 0xF0:
+		if i+2 >= len(s) || s[i+2]&0xC0 != 0x80 {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xBF)
+		switch c {
+		case 0xE0:
+			lo = 0xA0 // no overlong encoding
+		case 0xED:
+			hi = 0x9F // no surrogate
+		case 0xE2:
+			if s[i+1] == 0x80 && s[i+2]&0xFE == 0xA8 {
+				return 0 // U+2028 or U+2029
+			}
+		}
+		if b := s[i+1]; b >= lo && b <= hi {
+			return 3
+		}
+	}
+	return 0
 }

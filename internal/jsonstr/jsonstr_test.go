@@ -3,12 +3,17 @@ package jsonstr
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
 var samples = []string{
 	"", "plain", `quote " and \ backslash`, "<a href='x'>&amp;</a>", "tab\tnew\nline\r\b\f\x00\x1f\x7f",
 	"caf\u00e9 \u2028 \u2029 \U0001F600", "bad \xff\xfe utf-8 \xe2\x82", "\u2027\u202a",
+	// Three-byte sequences: overlong, a surrogate, the separators' neighbours,
+	// truncated, and longer runs of plain text around an escape.
+	"\xe0\x9f\xbf \xe0\xa0\x80 \xed\xa0\x80 \xed\x9f\xbf \xe2\x80\xa7\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa \xef\xbf\xbf \xe2\x80",
+	"abcdefgh<ijklmnop\x7f\x80qrstuvwx\"yz0123456789&", "\xc2\x80\xdf\xbf\xc1\xbf\xc2 \U0001F600\xf0\x9f\x98",
 }
 
 // marshal is what encoding/json writes for s.
@@ -43,4 +48,25 @@ func FuzzAppend(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(check)
+}
+
+// benchText is text for BenchmarkAppend: plain ASCII, ASCII with one
+// character in eight needing escaping, and prose in Cyrillic and CJK.
+var benchText = map[string]string{
+	"ascii":   strings.Repeat("The quick brown fox jumps over the lazy dog. ", 1500),
+	"escape":  strings.Repeat("quote\" back\\ nl\n <tag> & ", 2500),
+	"unicode": strings.Repeat("Съешь же ещё этих мягких булок 日本語のテキスト, ", 800),
+}
+
+func BenchmarkAppend(b *testing.B) {
+	for _, name := range []string{"ascii", "escape", "unicode"} {
+		s := benchText[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			buf := make([]byte, 0, 2*len(s)+2)
+			for b.Loop() {
+				buf = Append(buf[:0], s, true)
+			}
+		})
+	}
 }

@@ -369,11 +369,59 @@ func appendPayload(buf []byte, v any) ([]byte, bool, error) {
 		buf, err := a.AppendJSON(buf)
 		return buf, true, err
 	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice && listOfAppenders(rv.Type()) {
+		if rv.IsNil() {
+			return buf, false, nil
+		}
+		buf, err := appendList(buf, rv)
+		return buf, true, err
+	}
 	data, err := marshalValue(v)
 	if err != nil || len(data) == 0 || string(data) == "null" {
 		return buf, false, err
 	}
 	return append(buf, data...), true, nil
+}
+
+// appenderType is the type of the appender interface.
+var appenderType = reflect.TypeFor[appender]()
+
+// listOfAppenders reports whether the slice type t holds values that
+// append themselves (directly, or through their pointers), as the lists
+// of generated types that generated handlers return do.
+func listOfAppenders(t reflect.Type) bool {
+	elem := t.Elem()
+	if elem.Kind() == reflect.Pointer {
+		return elem.Implements(appenderType)
+	}
+	return reflect.PointerTo(elem).Implements(appenderType)
+}
+
+// appendList appends rv, a non-nil slice that listOfAppenders accepts, as
+// a JSON array, each element through its AppendJSON; a nil pointer
+// element is null. The output is json.Marshal's, since each AppendJSON
+// writes what json.Marshal writes for its value.
+func appendList(buf []byte, rv reflect.Value) ([]byte, error) {
+	byPointer := rv.Type().Elem().Kind() == reflect.Pointer
+	buf = append(buf, '[')
+	for i := range rv.Len() {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		e := rv.Index(i)
+		if byPointer && e.IsNil() {
+			buf = append(buf, "null"...)
+			continue
+		}
+		if !byPointer {
+			e = e.Addr() // a pointer in an interface needs no allocation
+		}
+		var err error
+		if buf, err = e.Interface().(appender).AppendJSON(buf); err != nil {
+			return nil, err
+		}
+	}
+	return append(buf, ']'), nil
 }
 
 // isNilPointer reports whether v holds a nil pointer, which encodes as

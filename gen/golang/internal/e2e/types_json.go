@@ -337,14 +337,22 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -399,8 +407,19 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"shapes":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shapes); err != nil {
-		return nil, err
+	if x.Shapes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Shapes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -534,11 +553,11 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shape":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shape); err != nil {
+	if b, err = x.Shape.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	switch x.Note.State {
@@ -550,7 +569,7 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Resource.IsZero() {
 		b = append(b, `,"resource":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
+		if b, err = x.Resource.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -601,11 +620,11 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shape":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shape); err != nil {
+	if b, err = x.Shape.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	switch x.Note.State {
@@ -617,7 +636,7 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Resource.IsZero() {
 		b = append(b, `,"resource":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
+		if b, err = x.Resource.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}

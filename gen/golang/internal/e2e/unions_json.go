@@ -14,6 +14,28 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ID) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Integer != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ID holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ID) MarshalJSON() ([]byte, error) {
 	var v any
@@ -38,10 +60,10 @@ func (x *ID) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
+		err = rpcimpl.DecodeInt(b, v.Integer)
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
@@ -50,6 +72,33 @@ func (x *ID) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Shape) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Circle != nil {
+		n++
+	}
+	if x.Rect != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Shape holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Circle != nil:
+		if b, err = x.Circle.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Rect != nil:
+		if b, err = x.Rect.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -91,10 +140,10 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 	switch tag {
 	case "circle":
 		v.Circle = new(Circle)
-		err = json.Unmarshal(b, v.Circle)
+		err = v.Circle.UnmarshalJSON(b)
 	case "rect":
 		v.Rect = new(ShapeRect)
-		err = json.Unmarshal(b, v.Rect)
+		err = v.Rect.UnmarshalJSON(b)
 	default:
 		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(tag)))
 	}
@@ -103,6 +152,33 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Resource) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextResource != nil {
+		n++
+	}
+	if x.BlobResource != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Resource holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextResource != nil:
+		if b, err = x.TextResource.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.BlobResource != nil:
+		if b, err = x.BlobResource.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -160,10 +236,10 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, resourceObjects) {
 		case 0:
 			v.TextResource = new(TextResource)
-			err = json.Unmarshal(b, v.TextResource)
+			err = v.TextResource.UnmarshalJSON(b)
 		case 1:
 			v.BlobResource = new(BlobResource)
-			err = json.Unmarshal(b, v.BlobResource)
+			err = v.BlobResource.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of Resource; an object needs every required member of one variant: TextResource (\"uri\", \"text\") or BlobResource (\"uri\", \"blob\")")
 		}

@@ -214,7 +214,7 @@ func (r remoteAgent) Select(ctx context.Context, params *SelectParams) (*ID, err
 		sent = params
 	}
 	var result *ID
-	err := r.c.Call(ctx, MethodSelect, sent, &result)
+	err := r.c.Call(ctx, MethodSelect, sent, rpcimpl.Result(&result))
 	return result, err
 }
 

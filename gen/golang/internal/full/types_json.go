@@ -67,6 +67,13 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Meta) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpcimpl.AppendExtra(b, start, x.Extra)
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
@@ -75,6 +82,9 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -92,7 +102,7 @@ func (x Base) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.CreatedAt != "" {
@@ -163,7 +173,7 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.CreatedAt != "" {
@@ -188,13 +198,28 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Attributes != nil {
 		b = append(b, `,"attributes":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Attributes); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Attributes, func(b []byte, e json.RawMessage) ([]byte, error) {
+			var err error
+			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
+				return nil, err
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -244,19 +269,69 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.History != nil {
 		b = append(b, `,"history":`...)
-		if b, err = rpcimpl.AppendValue(b, x.History); err != nil {
-			return nil, err
+		if x.History == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.History {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Matrix != nil {
 		b = append(b, `,"matrix":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Matrix); err != nil {
-			return nil, err
+		if x.Matrix == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Matrix {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if e == nil {
+					b = append(b, "null"...)
+				} else {
+					b = append(b, '[')
+					for i2, e2 := range e {
+						if i2 > 0 {
+							b = append(b, ',')
+						}
+						if b, err = rpcimpl.AppendFloat(b, e2); err != nil {
+							return nil, err
+						}
+					}
+					b = append(b, ']')
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Grouped != nil {
 		b = append(b, `,"grouped":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Grouped); err != nil {
+		if b, err = rpcimpl.AppendMap(b, x.Grouped, func(b []byte, e []Position) ([]byte, error) {
+			var err error
+			if e == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for i2, e2 := range e {
+					if i2 > 0 {
+						b = append(b, ',')
+					}
+					if b, err = e2.AppendJSON(b); err != nil {
+						return nil, err
+					}
+				}
+				b = append(b, ']')
+			}
+			return b, nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -265,13 +340,13 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"either":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"either":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Either.Value); err != nil {
+		if b, err = x.Either.Value.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if len(x.Raw) != 0 {
 		b = append(b, `,"raw":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Raw); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Raw); err != nil {
 			return nil, err
 		}
 	}
@@ -281,8 +356,19 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Contents != nil {
 		b = append(b, `,"contents":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
-			return nil, err
+		if x.Contents == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Contents {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -787,8 +873,17 @@ func (x Mark) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Offsets != nil {
 		b = append(b, `,"offsets":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Offsets); err != nil {
-			return nil, err
+		if x.Offsets == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Offsets {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	if x.Kind != "" {
@@ -809,7 +904,7 @@ func (x Mark) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if !x.Amount.IsZero() {
 		b = append(b, `,"amount":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Amount); err != nil {
+		if b, err = x.Amount.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -1155,7 +1250,7 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -1205,8 +1300,19 @@ func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 		b = rpcimpl.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
-		return nil, err
+	if x.DocumentSelector == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.DocumentSelector {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.ID != "" {
 		b = append(b, `,"id":`...)
@@ -1693,6 +1799,20 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
@@ -1705,6 +1825,9 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 		var e json.RawMessage
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -1724,6 +1847,99 @@ func (x XEdits) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return rpcimpl.AppendMembers(b, x.Extra)
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x XEdits) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = x.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Schema != "" {
+		b = append(b, `,"$schema":`...)
+		b = rpcimpl.AppendString(b, x.Schema)
+	}
+	if x.Changes != nil {
+		b = append(b, `,"changes":`...)
+		if b, err = rpcimpl.AppendMap(b, x.Changes, func(b []byte, e []string) ([]byte, error) {
+			if e == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for i2, e2 := range e {
+					if i2 > 0 {
+						b = append(b, ',')
+					}
+					b = rpcimpl.AppendString(b, e2)
+				}
+				b = append(b, ']')
+			}
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if x.ByLine != nil {
+		b = append(b, `,"byLine":`...)
+		if b, err = rpcimpl.AppendValue(b, x.ByLine); err != nil {
+			return nil, err
+		}
+	}
+	if x.BySeverity != nil {
+		b = append(b, `,"bySeverity":`...)
+		if b, err = rpcimpl.AppendValue(b, x.BySeverity); err != nil {
+			return nil, err
+		}
+	}
+	switch x.Folders.State {
+	case jsonrpc.Null:
+		b = append(b, `,"folders":null`...)
+	case jsonrpc.Present:
+		b = append(b, `,"folders":`...)
+		if x.Folders.Value == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Folders.Value {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
+		}
+	}
+	switch x.Label.State {
+	case jsonrpc.Null:
+		b = append(b, `,"label":null`...)
+	case jsonrpc.Present:
+		b = append(b, `,"label":`...)
+		b = rpcimpl.AppendString(b, x.Label.Value)
+	}
+	if x.Range != nil {
+		b = append(b, `,"range":`...)
+		if b, err = x.Range.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Span != nil {
+		b = append(b, `,"span":`...)
+		if b, err = x.Span.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Move != nil {
+		b = append(b, `,"move":`...)
+		if b, err = x.Move.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "_meta", "$schema", "changes", "byLine", "bySeverity", "folders", "label", "range", "span", "move")
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1757,6 +1973,9 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
 		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
+		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
@@ -1765,6 +1984,23 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// MarshalJSON encodes x as a JSON array.
+func (x Range) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends x to b encoded as a JSON array, without reflection.
+func (x Range) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range x {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = rpcimpl.AppendInt(b, e)
+	}
+	return append(b, ']'), nil
 }
 
 // UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
@@ -1830,7 +2066,6 @@ func (x Move) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends x to b encoded as a JSON array, without reflection.
 func (x Move) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	b = append(b, '[')
 	n := 2
 	switch {
@@ -1852,8 +2087,17 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if n > 3 {
 		b = append(b, ',')
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
+		if x.Tags == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Tags {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendString(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return append(b, ']'), nil
@@ -1933,13 +2177,13 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
+		if b, err = x.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Edits != nil {
 		b = append(b, `,"edits":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
+		if b, err = x.Edits.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2026,6 +2270,26 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Capabilities == nil {
+		x.Capabilities = map[string]bool{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"state":`...)
+	b = rpcimpl.AppendString(b, x.State)
+	b = append(b, `,"capabilities":`...)
+	if b, err = rpcimpl.AppendMap(b, x.Capabilities, func(b []byte, e bool) ([]byte, error) {
+		b = rpcimpl.AppendBool(b, e)
+		return b, nil
+	}); err != nil {
+		return nil, err
+	}
+	return rpcimpl.AppendExtra(b, start, x.Extra, "state", "capabilities")
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
@@ -2045,6 +2309,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		var e int64
 		if err := rpcimpl.DecodeInt(value, &e); err != nil {
 			return rpcimpl.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = make(jsonrpc.Members[int64], 0, 4)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[int64]{Name: string(key), Value: e})
 		return nil
@@ -2068,7 +2335,7 @@ func (x FetchItemParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -2119,8 +2386,19 @@ func (x BlocksShowParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"blocks":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Blocks); err != nil {
-		return nil, err
+	if x.Blocks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Blocks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = e.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
 	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
@@ -2166,42 +2444,53 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contents":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
+	if b, err = x.Contents.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if !x.Provider.IsZero() {
 		b = append(b, `,"provider":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Provider); err != nil {
+		if b, err = x.Provider.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
-			return nil, err
+		if x.Filters == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Filters {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	if !x.Progress.IsZero() {
 		b = append(b, `,"progress":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Progress); err != nil {
+		if b, err = x.Progress.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.Definition.IsZero() {
 		b = append(b, `,"definition":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Definition); err != nil {
+		if b, err = x.Definition.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.Symbols.IsZero() {
 		b = append(b, `,"symbols":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Symbols); err != nil {
+		if b, err = x.Symbols.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if !x.Field.IsZero() {
 		b = append(b, `,"field":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Field); err != nil {
+		if b, err = x.Field.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2272,8 +2561,19 @@ func (x MarksSetParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Marks != nil {
 		b = append(b, `,"marks":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Marks); err != nil {
-			return nil, err
+		if x.Marks == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Marks {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -2323,13 +2623,21 @@ func (x MarksSetResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Kinds == nil {
 		x.Kinds = []ActionKind{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"count":`...)
 	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"kinds":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Kinds); err != nil {
-		return nil, err
+	if x.Kinds == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Kinds {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendString(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -2371,7 +2679,7 @@ func (x CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -2584,7 +2892,7 @@ func (x SelectParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
+	if b, err = x.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	return rpcimpl.CloseObject(b, start), nil

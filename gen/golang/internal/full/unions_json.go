@@ -15,6 +15,28 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ID) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Integer != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ID holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ID) MarshalJSON() ([]byte, error) {
 	var v any
@@ -39,10 +61,10 @@ func (x *ID) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
+		err = rpcimpl.DecodeInt(b, v.Integer)
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
@@ -51,6 +73,28 @@ func (x *ID) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ItemEither) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Integer != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ItemEither holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -77,10 +121,10 @@ func (x *ItemEither) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "number":
 		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
+		err = rpcimpl.DecodeInt(b, v.Integer)
 	default:
 		return fmt.Errorf("expected string or number, got JSON %s", kind)
 	}
@@ -89,6 +133,33 @@ func (x *ItemEither) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Block) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Text != nil {
+		n++
+	}
+	if x.Image != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Block holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Text != nil:
+		if b, err = x.Text.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Image != nil:
+		if b, err = x.Image.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -130,10 +201,10 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 	switch tag {
 	case "text":
 		v.Text = new(TextBlock)
-		err = json.Unmarshal(b, v.Text)
+		err = v.Text.UnmarshalJSON(b)
 	case "image":
 		v.Image = new(BlockImage)
-		err = json.Unmarshal(b, v.Image)
+		err = v.Image.UnmarshalJSON(b)
 	default:
 		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(tag)))
 	}
@@ -142,6 +213,38 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Contents) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextContents != nil {
+		n++
+	}
+	if x.BlobContents != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Contents holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextContents != nil:
+		if b, err = x.TextContents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.BlobContents != nil:
+		if b, err = x.BlobContents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -202,16 +305,16 @@ func (x *Contents) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, contentsObjects) {
 		case 0:
 			v.TextContents = new(TextContents)
-			err = json.Unmarshal(b, v.TextContents)
+			err = v.TextContents.UnmarshalJSON(b)
 		case 1:
 			v.BlobContents = new(BlobContents)
-			err = json.Unmarshal(b, v.BlobContents)
+			err = v.BlobContents.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of Contents; an object needs every required member of one variant: TextContents (\"uri\", \"text\") or BlobContents (\"uri\", \"blob\")")
 		}
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected object or string, got JSON %s", kind)
 	}
@@ -220,6 +323,28 @@ func (x *Contents) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Amount) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Integer != nil {
+		n++
+	}
+	if x.String != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Amount holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -249,7 +374,7 @@ func (x *Amount) UnmarshalJSON(b []byte) error {
 		err = rpcimpl.DecodeIntIn(b, v.Integer, 0, math.MaxInt32)
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	default:
 		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
@@ -258,6 +383,33 @@ func (x *Amount) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Upload) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextContents != nil {
+		n++
+	}
+	if x.BlobContents != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Upload holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextContents != nil:
+		if b, err = x.TextContents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.BlobContents != nil:
+		if b, err = x.BlobContents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -315,10 +467,10 @@ func (x *Upload) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, uploadObjects) {
 		case 0:
 			v.TextContents = new(TextContents)
-			err = json.Unmarshal(b, v.TextContents)
+			err = v.TextContents.UnmarshalJSON(b)
 		case 1:
 			v.BlobContents = new(BlobContents)
-			err = json.Unmarshal(b, v.BlobContents)
+			err = v.BlobContents.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of Upload; an object needs every required member of one variant: TextContents (\"uri\", \"text\") or BlobContents (\"uri\", \"blob\")")
 		}
@@ -330,6 +482,31 @@ func (x *Upload) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x MarkedString) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.MarkedCode != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("MarkedString holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.MarkedCode != nil:
+		if b, err = x.MarkedCode.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -356,10 +533,10 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.MarkedCode = new(MarkedCode)
-		err = json.Unmarshal(b, v.MarkedCode)
+		err = v.MarkedCode.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected string or object, got JSON %s", kind)
 	}
@@ -368,6 +545,51 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x HoverContents) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.MarkupContent != nil {
+		n++
+	}
+	if x.MarkedString != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("HoverContents holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.MarkupContent != nil:
+		if b, err = x.MarkupContent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.MarkedString != nil:
+		if b, err = x.MarkedString.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -426,19 +648,19 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, hoverContentsObjects) {
 		case 0:
 			v.MarkupContent = new(MarkupContent)
-			err = json.Unmarshal(b, v.MarkupContent)
+			err = v.MarkupContent.UnmarshalJSON(b)
 		case 1:
 			v.MarkedString = new(MarkedString)
-			err = json.Unmarshal(b, v.MarkedString)
+			err = v.MarkedString.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\", \"value\") or MarkedCode (\"language\", \"value\")")
 		}
 	case "string":
 		v.MarkedString = new(MarkedString)
-		err = json.Unmarshal(b, v.MarkedString)
+		err = v.MarkedString.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]MarkedString)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[MarkedString])
 	default:
 		return fmt.Errorf("expected object, string or array, got JSON %s", kind)
 	}
@@ -447,6 +669,44 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x Definition) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Location != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Definition holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Location != nil:
+		if b, err = x.Location.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -473,10 +733,10 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.Location = new(Location)
-		err = json.Unmarshal(b, v.Location)
+		err = v.Location.UnmarshalJSON(b)
 	case "array":
 		v.Array = new([]Location)
-		err = json.Unmarshal(b, v.Array)
+		err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[Location])
 	default:
 		return fmt.Errorf("expected object or array, got JSON %s", kind)
 	}
@@ -485,6 +745,44 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x DefinitionResult) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Definition != nil {
+		n++
+	}
+	if x.Array != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DefinitionResult holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Definition != nil:
+		if b, err = x.Definition.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Array != nil:
+		if *x.Array == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.Array {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -531,7 +829,7 @@ func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
-			err = json.Unmarshal(b, v.Definition)
+			err = v.Definition.UnmarshalJSON(b)
 		case "object":
 			var held [1]uint64
 			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
@@ -555,7 +853,7 @@ func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 			switch rpcimpl.ChooseObject(held[:], nil, definitionResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
-				err = json.Unmarshal(b, v.Definition)
+				err = v.Definition.UnmarshalJSON(b)
 			case 1:
 				v.Array = new([]DefinitionLink)
 				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
@@ -567,7 +865,7 @@ func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 		}
 	case "object":
 		v.Definition = new(Definition)
-		err = json.Unmarshal(b, v.Definition)
+		err = v.Definition.UnmarshalJSON(b)
 	default:
 		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
@@ -576,6 +874,55 @@ func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x WorkspaceSymbols) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.SymbolInformationList != nil {
+		n++
+	}
+	if x.WorkspaceSymbolList != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceSymbols holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.SymbolInformationList != nil:
+		if *x.SymbolInformationList == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.SymbolInformationList {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	case x.WorkspaceSymbolList != nil:
+		if *x.WorkspaceSymbolList == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range *x.WorkspaceSymbolList {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = e.AppendJSON(b); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -664,6 +1011,38 @@ func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x HoverProvider) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.Boolean != nil {
+		n++
+	}
+	if x.HoverOptions != nil {
+		n++
+	}
+	if x.HoverRegistrationOptions != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("HoverProvider holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.Boolean != nil:
+		b = rpcimpl.AppendBool(b, *x.Boolean)
+	case x.HoverOptions != nil:
+		if b, err = x.HoverOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.HoverRegistrationOptions != nil:
+		if b, err = x.HoverRegistrationOptions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x HoverProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -704,7 +1083,7 @@ func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
-		err = json.Unmarshal(b, v.Boolean)
+		err = rpcimpl.DecodeBool(b, v.Boolean)
 	case "object":
 		var held [1]uint64
 		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
@@ -724,10 +1103,10 @@ func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, hoverProviderObjects) {
 		case 0:
 			v.HoverOptions = new(HoverOptions)
-			err = json.Unmarshal(b, v.HoverOptions)
+			err = v.HoverOptions.UnmarshalJSON(b)
 		case 1:
 			v.HoverRegistrationOptions = new(HoverRegistrationOptions)
-			err = json.Unmarshal(b, v.HoverRegistrationOptions)
+			err = v.HoverRegistrationOptions.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of HoverProvider; an object needs every required member of one variant: HoverOptions (no member) or HoverRegistrationOptions (\"documentSelector\")")
 		}
@@ -739,6 +1118,40 @@ func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextDocumentFilterLanguage != nil {
+		n++
+	}
+	if x.TextDocumentFilterScheme != nil {
+		n++
+	}
+	if x.TextDocumentFilterPattern != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentFilter holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextDocumentFilterLanguage != nil:
+		if b, err = x.TextDocumentFilterLanguage.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TextDocumentFilterScheme != nil:
+		if b, err = x.TextDocumentFilterScheme.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.TextDocumentFilterPattern != nil:
+		if b, err = x.TextDocumentFilterPattern.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -801,13 +1214,13 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], nil, textDocumentFilterObjects) {
 		case 0:
 			v.TextDocumentFilterLanguage = new(TextDocumentFilterLanguage)
-			err = json.Unmarshal(b, v.TextDocumentFilterLanguage)
+			err = v.TextDocumentFilterLanguage.UnmarshalJSON(b)
 		case 1:
 			v.TextDocumentFilterScheme = new(TextDocumentFilterScheme)
-			err = json.Unmarshal(b, v.TextDocumentFilterScheme)
+			err = v.TextDocumentFilterScheme.UnmarshalJSON(b)
 		case 2:
 			v.TextDocumentFilterPattern = new(TextDocumentFilterPattern)
-			err = json.Unmarshal(b, v.TextDocumentFilterPattern)
+			err = v.TextDocumentFilterPattern.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of TextDocumentFilter; an object needs every required member of one variant: TextDocumentFilterLanguage (\"language\"), TextDocumentFilterScheme (\"scheme\") or TextDocumentFilterPattern (\"pattern\")")
 		}
@@ -819,6 +1232,40 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x ProgressValue) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.ProgressBegin != nil {
+		n++
+	}
+	if x.ProgressEnd != nil {
+		n++
+	}
+	if x.Other != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ProgressValue holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.ProgressBegin != nil:
+		if b, err = x.ProgressBegin.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.ProgressEnd != nil:
+		if b, err = x.ProgressEnd.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.Other != nil:
+		if b, err = rpcimpl.AppendRaw(b, x.Other); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -880,10 +1327,10 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], progressValueObjects) {
 		case 0:
 			v.ProgressBegin = new(ProgressBegin)
-			err = json.Unmarshal(b, v.ProgressBegin)
+			err = v.ProgressBegin.UnmarshalJSON(b)
 		case 1:
 			v.ProgressEnd = new(ProgressEnd)
-			err = json.Unmarshal(b, v.ProgressEnd)
+			err = v.ProgressEnd.UnmarshalJSON(b)
 		default:
 			err = rpcimpl.DecodeRaw(b, &v.Other)
 		}
@@ -895,6 +1342,31 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x TokenOrProgress) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.ProgressValue != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TokenOrProgress holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.ProgressValue != nil:
+		if b, err = x.ProgressValue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -921,19 +1393,53 @@ func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "object":
 		v.ProgressValue = new(ProgressValue)
-		err = json.Unmarshal(b, v.ProgressValue)
+		err = v.ProgressValue.UnmarshalJSON(b)
 	default:
 		v.ProgressValue = new(ProgressValue)
-		err = json.Unmarshal(b, v.ProgressValue)
+		err = v.ProgressValue.UnmarshalJSON(b)
 	}
 	if err != nil {
 		return err
 	}
 	*x = v
 	return nil
+}
+
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x FormField) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.TextField != nil {
+		n++
+	}
+	if x.NumberField != nil {
+		n++
+	}
+	if x.FlagField != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("FormField holds %d variants; set exactly one", n)
+	}
+	var err error
+	switch {
+	case x.TextField != nil:
+		if b, err = x.TextField.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.NumberField != nil:
+		if b, err = x.NumberField.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	case x.FlagField != nil:
+		if b, err = x.FlagField.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1001,13 +1507,13 @@ func (x *FormField) UnmarshalJSON(b []byte) error {
 		switch rpcimpl.ChooseObject(held[:], failed[:], formFieldObjects) {
 		case 0:
 			v.TextField = new(TextField)
-			err = json.Unmarshal(b, v.TextField)
+			err = v.TextField.UnmarshalJSON(b)
 		case 1:
 			v.NumberField = new(NumberField)
-			err = json.Unmarshal(b, v.NumberField)
+			err = v.NumberField.UnmarshalJSON(b)
 		case 2:
 			v.FlagField = new(FlagField)
-			err = json.Unmarshal(b, v.FlagField)
+			err = v.FlagField.UnmarshalJSON(b)
 		default:
 			return errors.New("object matches no variant of FormField; an object needs every required member of one variant: TextField (\"type\": \"string\"), NumberField (\"type\": \"number\" or \"integer\") or FlagField (\"type\": \"boolean\")")
 		}

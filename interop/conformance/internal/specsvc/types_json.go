@@ -69,11 +69,19 @@ func (x SumParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.Values == nil {
 		x.Values = []int64{}
 	}
-	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-		return nil, err
+	if x.Values == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range x.Values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = rpcimpl.AppendInt(b, e)
+		}
+		b = append(b, ']')
 	}
 	return rpcimpl.CloseObject(b, start), nil
 }
@@ -107,12 +115,20 @@ func (x *SumParams) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x UpdateParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.Values != nil {
 		b = append(b, `,"values":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-			return nil, err
+		if x.Values == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Values {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil
@@ -168,12 +184,20 @@ func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x NotifySumParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.Values != nil {
 		b = append(b, `,"values":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-			return nil, err
+		if x.Values == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, e := range x.Values {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = rpcimpl.AppendInt(b, e)
+			}
+			b = append(b, ']')
 		}
 	}
 	return rpcimpl.CloseObject(b, start), nil

@@ -12,6 +12,28 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
+// AppendJSON appends the variant x holds to b, encoded as json.Marshal encodes
+// it, without reflection; exactly one field must be set.
+func (x GetDataResultItem) AppendJSON(b []byte) ([]byte, error) {
+	n := 0
+	if x.String != nil {
+		n++
+	}
+	if x.Integer != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GetDataResultItem holds %d variants; set exactly one", n)
+	}
+	switch {
+	case x.String != nil:
+		b = rpcimpl.AppendString(b, *x.String)
+	case x.Integer != nil:
+		b = rpcimpl.AppendInt(b, *x.Integer)
+	}
+	return b, nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -36,10 +58,10 @@ func (x *GetDataResultItem) UnmarshalJSON(b []byte) error {
 	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
+		err = rpcimpl.DecodeString(b, v.String)
 	case "number":
 		v.Integer = new(int64)
-		err = json.Unmarshal(b, v.Integer)
+		err = rpcimpl.DecodeInt(b, v.Integer)
 	default:
 		return fmt.Errorf("expected string or number, got JSON %s", kind)
 	}

@@ -1,0 +1,112 @@
+package golang
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShippedCodecsNeedNoReflection checks the packages generated for the
+// shipped protocols: no AppendJSON falls back to encoding/json (through
+// json.Marshal or rpcimpl.AppendValue), and no client stub decodes a
+// result returned as a *T through json.Unmarshal into a **T, which would
+// validate the whole result again and reflect over it.
+func TestShippedCodecsNeedNoReflection(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "generated", "*", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated files: %v", err)
+	}
+	fset := token.NewFileSet()
+	appenders := 0
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Body == nil {
+				continue
+			}
+			if fn.Name.Name == "AppendJSON" {
+				appenders++
+				ast.Inspect(fn.Body, func(n ast.Node) bool {
+					if name := calledName(n); name == "json.Marshal" || name == "rpcimpl.AppendValue" {
+						t.Errorf("%s: AppendJSON of %s calls %s", fset.Position(n.Pos()), receiverName(fn), name)
+					}
+					return true
+				})
+			}
+			if strings.HasPrefix(receiverName(fn), "remote") && pointerResult(fn.Body) && !calls(fn.Body, "rpcimpl.Result") {
+				t.Errorf("%s: %s.%s decodes a *T result without rpcimpl.Result", fset.Position(fn.Pos()), receiverName(fn), fn.Name.Name)
+			}
+		}
+	}
+	if appenders < 100 {
+		t.Errorf("only %d AppendJSON methods found in %d files", appenders, len(files))
+	}
+}
+
+// calledName returns "pkg.Func" when n calls a function of another
+// package, else "".
+func calledName(n ast.Node) string {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	if ix, ok := call.Fun.(*ast.IndexExpr); ok { // an instantiated generic
+		call = &ast.CallExpr{Fun: ix.X}
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	return pkg.Name + "." + sel.Sel.Name
+}
+
+// calls reports whether body calls name ("pkg.Func").
+func calls(body *ast.BlockStmt, name string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		found = found || calledName(n) == name
+		return !found
+	})
+	return found
+}
+
+// pointerResult reports whether body declares `var result *T`.
+func pointerResult(body *ast.BlockStmt) bool {
+	for _, stmt := range body.List {
+		decl, ok := stmt.(*ast.DeclStmt)
+		if !ok {
+			continue
+		}
+		for _, spec := range decl.Decl.(*ast.GenDecl).Specs {
+			if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Names) == 1 && vs.Names[0].Name == "result" {
+				if _, ok := vs.Type.(*ast.StarExpr); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// receiverName returns the name of fn's receiver type.
+func receiverName(fn *ast.FuncDecl) string {
+	t := fn.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
