@@ -3,7 +3,8 @@ package jsonrpc
 // inflightSet holds the peer requests being handled, by id text. The
 // first sits in a field, so that a peer sending one request at a time (and
 // an idle connection after its handshake) holds no map; a map is made
-// when a second is in flight, and dropped when none is.
+// when a second is in flight, and kept then: a connection that has had
+// concurrent requests will likely have them again.
 // The Conn's mu guards it.
 type inflightSet struct {
 	one  *incoming            // a request in flight, or nil
@@ -38,11 +39,6 @@ func (s *inflightSet) remove(in *incoming) {
 		s.one = nil
 	case s.more[raw] == in:
 		delete(s.more, raw)
-	default:
-		return
-	}
-	if s.one == nil && len(s.more) == 0 {
-		s.more = nil // kept while any is in flight, against churn
 	}
 }
 
