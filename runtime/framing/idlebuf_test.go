@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestReaderReleasesBuffer checks that a reader holds its pooled buffer
@@ -71,6 +72,24 @@ func TestWriterBufferedSame(t *testing.T) {
 		}
 		if !bytes.Equal(plain.Bytes(), buffered.Bytes()) {
 			t.Errorf("%s: buffered writes differ from plain ones", f.Name())
+		}
+	}
+}
+
+// idleReaderBudget is the most bytes a reader may take, its first-read
+// buffer included: what a connection waiting for its next message holds
+// for its reader.
+const idleReaderBudget = 448
+
+// TestIdleReaderSmall checks the size of each framing's reader against
+// idleReaderBudget.
+func TestIdleReaderSmall(t *testing.T) {
+	for name, size := range map[string]uintptr{
+		"ndjson":         unsafe.Sizeof(ndReader{}),
+		"content-length": unsafe.Sizeof(clReader{}),
+	} {
+		if size > idleReaderBudget {
+			t.Errorf("a %s reader takes %d bytes, budget %d", name, size, idleReaderBudget)
 		}
 	}
 }

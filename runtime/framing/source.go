@@ -11,8 +11,10 @@ import (
 var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
 
 // firstRead is the size of the buffer a reader waits for its next message
-// with: a reader holds no larger buffer between messages.
-const firstRead = 512
+// with: a reader holds no larger buffer between messages. It is sized so
+// that a whole reader fits a 448-byte allocation (see
+// TestIdleReaderSmall) while a short request still arrives in one read.
+const firstRead = 288
 
 // source is a reader's input. While a message is read it goes through a
 // pooled bufio.Reader, given back between messages when nothing is left

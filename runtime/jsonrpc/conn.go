@@ -62,7 +62,7 @@ type Conn struct {
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
-	inflight map[string]*incoming   // peer requests being handled, by id text
+	inflight inflightSet            // peer requests being handled, by id text
 	err      error                  // why the connection ended; nil while open
 	inputEnd bool                   // the peer sent its last message
 	peerErr  *PeerError             // the last error response with id null
@@ -106,7 +106,6 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		spare:     spareMessages,
 		inputDone: make(chan struct{}),
 		pending:   make(map[int64]*pendingCall),
-		inflight:  make(map[string]*incoming),
 		done:      make(chan struct{}),
 		warnings:  warnLimiter{log: opts.Logger, now: opts.now},
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},

@@ -113,11 +113,11 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
 	// on how fast handlers run.
 	duplicate := batch.seen(m.id)
 	c.mu.Lock()
-	if _, ok := c.inflight[m.id.raw]; ok {
+	if c.inflight.get(m.id.raw) != nil {
 		duplicate = true
 	}
 	if !duplicate {
-		c.inflight[m.id.raw] = in
+		c.inflight.put(in)
 	}
 	c.mu.Unlock()
 	if duplicate {
@@ -220,9 +220,7 @@ func (c *Conn) awaitNotifications(in *incoming) error {
 // cancelled it.
 func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 	c.mu.Lock()
-	if c.inflight[in.req.ID.raw] == in {
-		delete(c.inflight, in.req.ID.raw)
-	}
+	c.inflight.remove(in)
 	peerCancelled = in.peerCancelled
 	c.mu.Unlock()
 	in.cancel()
@@ -311,7 +309,7 @@ func (c *Conn) cancelIncoming(params json.RawMessage) {
 		return
 	}
 	c.mu.Lock()
-	in := c.inflight[id.raw]
+	in := c.inflight.get(id.raw)
 	if in != nil {
 		in.peerCancelled = true
 	}

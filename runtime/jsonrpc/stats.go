@@ -142,7 +142,7 @@ func (c *Conn) addGauges(s *Stats) {
 	c.mu.Lock()
 	open := c.err == nil
 	s.CallsInFlight += int64(len(c.pending))
-	s.RequestsInFlight += int64(len(c.inflight))
+	s.RequestsInFlight += int64(c.inflight.len())
 	c.mu.Unlock()
 	if open {
 		s.Connections++

@@ -253,8 +253,17 @@ func isVersion2(v []byte) bool {
 func unquoteBytes(b []byte) []byte { return []byte(unquote(b)) }
 
 // nameCache holds the method names one connection has read, so that a
-// name seen before costs no allocation. Only the read loop uses it.
-type nameCache struct{ names map[string]string }
+// name seen before costs no allocation. Only the read loop uses it. The
+// first few names sit in recent, inside the Conn, so that a connection
+// using a handful of methods (an idle one after its handshake, say) holds
+// no map; further names go to names.
+type nameCache struct {
+	recent [recentNames]string
+	names  map[string]string
+}
+
+// recentNames is how many names a nameCache keeps without a map.
+const recentNames = 6
 
 // maxCachedNames bounds a nameCache, whatever names a peer sends.
 const maxCachedNames = 256
@@ -265,12 +274,27 @@ func (c *nameCache) unquote(b []byte) string {
 	if c == nil || len(b) < 2 {
 		return unquote(b)
 	}
-	if s, ok := c.names[string(b[1:len(b)-1])]; ok {
+	raw := b[1 : len(b)-1]
+	for _, s := range c.recent {
+		if s == string(raw) && s != "" {
+			return s
+		}
+	}
+	if s, ok := c.names[string(raw)]; ok {
 		return s
 	}
 	s := unquote(b)
-	if s != string(b[1:len(b)-1]) || len(c.names) >= maxCachedNames {
+	if s != string(raw) || s == "" {
 		return s // escaped names are rare: not cached
+	}
+	for i := range c.recent {
+		if c.recent[i] == "" {
+			c.recent[i] = s
+			return s
+		}
+	}
+	if len(c.names) >= maxCachedNames-recentNames {
+		return s
 	}
 	if c.names == nil {
 		c.names = make(map[string]string)

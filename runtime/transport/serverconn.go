@@ -40,7 +40,7 @@ type serverConn struct {
 	raw      net.Conn
 	s        *Server
 	remote   string
-	timer    *time.Timer // closes the connection at the handshake deadline; nil without one
+	timer    *time.Timer // closes the connection at the handshake deadline; nil without one or once stopped (guarded by s.mu after wrapLocked)
 	cancel   context.CancelFunc
 	// started: the Server's Start serves the connection, which ends when
 	// it is closed; finished makes that end happen once.
@@ -130,6 +130,7 @@ func (c *serverConn) forgetLocked() {
 	}
 	if c.timer != nil {
 		c.timer.Stop()
+		c.timer = nil // not kept for the connection's life
 	}
 }
 
