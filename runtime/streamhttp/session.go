@@ -198,13 +198,13 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
 	var m outMessage
 	if len(msg) > 0 {
-		var err error
-		if !json.Valid(msg) {
-			err = errors.New("not JSON")
-		} else if msg[0] != '[' {
+		ok := json.Valid(msg)
+		if ok && msg[0] != '[' {
+			var err error
 			m, err = readOutMessage(msg)
+			ok = err == nil
 		}
-		if err != nil {
+		if !ok {
 			s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
 			return nil
 		}
