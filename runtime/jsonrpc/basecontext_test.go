@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 type baseKey struct{}
@@ -93,5 +94,57 @@ func TestBaseContextClose(t *testing.T) {
 	server.Close()
 	if err := <-stopped; !errors.Is(err, context.Canceled) {
 		t.Errorf("handler context ended with %v", err)
+	}
+}
+
+// TestBaseContextDeadline: a deadline on Options.BaseContext reaches
+// request handlers' contexts.
+func TestBaseContextDeadline(t *testing.T) {
+	want := time.Now().Add(time.Hour)
+	base, cancel := context.WithDeadline(context.Background(), want)
+	defer cancel()
+	handler := HandlerFunc(func(ctx context.Context, req *Request) (any, error) {
+		got, ok := ctx.Deadline()
+		return ok && got.Equal(want), nil
+	})
+	client, _ := pair(t, Options{}, Options{Handler: handler, BaseContext: base})
+	var ok bool
+	if err := client.Call(ctxLimit(t), "req", nil, &ok); err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Error("the handler's context does not carry BaseContext's deadline")
+	}
+}
+
+// TestCloseCancelsRunningHandlers: closing the connection cancels the
+// context of every request handler running, with or without a
+// BaseContext, however many are in flight.
+func TestCloseCancelsRunningHandlers(t *testing.T) {
+	for _, base := range []context.Context{nil, context.WithValue(context.Background(), baseKey{}, 1)} {
+		const n = 3
+		started := make(chan struct{}, n)
+		cancelled := make(chan struct{}, n)
+		handler := HandlerFunc(func(ctx context.Context, req *Request) (any, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			cancelled <- struct{}{}
+			return nil, ctx.Err()
+		})
+		client, server := pair(t, Options{}, Options{Handler: handler, BaseContext: base})
+		for range n {
+			go func() { _ = client.Call(context.Background(), "block", nil, nil) }()
+		}
+		for range n {
+			<-started
+		}
+		_ = server.Close()
+		for range n {
+			select {
+			case <-cancelled:
+			case <-ctxLimit(t).Done():
+				t.Fatal("a running handler was not cancelled when the connection closed")
+			}
+		}
 	}
 }

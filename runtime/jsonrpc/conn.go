@@ -73,10 +73,17 @@ type Conn struct {
 	// for a slot (guarded by mu; nil when none waits).
 	slotFreed chan struct{}
 
-	done          chan struct{} // closed when the connection ends
-	ctx           context.Context
-	cancel        context.CancelFunc
-	handlerCtx    context.Context // ctx, or one of Options.BaseContext cancelled with it
+	done       chan struct{} // closed when the connection ends
+	ctx        context.Context
+	cancel     context.CancelFunc
+	handlerCtx context.Context // ctx, or one of Options.BaseContext cancelled with it
+	// requestBase is what each peer request's context derives from:
+	// handlerCtx without its cancellation, so that a request does not
+	// leave a map of children behind on an idle connection (the
+	// connection cancels its requests in flight itself, cancelInflight),
+	// or handlerCtx itself when that has a deadline.
+	requestBase   context.Context
+	stopBase      func() bool // unhooks cancelInflight from Options.BaseContext
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
 	order         noteOrder      // with Options.OrderRequestsAfterNotifications
@@ -127,6 +134,13 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		hctx, hcancel := context.WithCancel(opts.BaseContext)
 		c.handlerCtx = context.WithValue(hctx, connKey{}, c)
 		c.cancel = func() { cancel(); hcancel() }
+	}
+	c.requestBase = c.handlerCtx
+	if _, ok := c.handlerCtx.Deadline(); !ok {
+		c.requestBase = context.WithoutCancel(c.handlerCtx)
+		if opts.BaseContext != nil {
+			c.stopBase = context.AfterFunc(c.handlerCtx, c.cancelInflight)
+		}
 	}
 
 	var h Handler = HandlerFunc(methodNotFound)
@@ -279,7 +293,11 @@ func (c *Conn) shutdown(reason error) error {
 	}
 
 	close(c.done)
+	if c.stopBase != nil {
+		c.stopBase()
+	}
 	c.cancel()
+	c.cancelInflight()
 	c.opts.Metrics.detach(c)
 	if drain {
 		// Let the write loop send what was queued (our answers to a peer

@@ -99,7 +99,7 @@ func (c *Conn) dispatch(m *message, rpcErr *Error, b []byte, batch *batchReply, 
 
 // acceptRequest registers a peer request and queues it for a handler.
 func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
-	ctx, cancel := context.WithCancel(c.handlerCtx)
+	ctx, cancel := context.WithCancel(c.requestBase)
 	in := &incoming{
 		req:    Request{ID: m.id, Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true},
 		ctx:    ctx,
@@ -124,6 +124,9 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
 		cancel()
 		c.answerInvalid(batch, m.id, invalidRequest("a request with this id is already in flight"))
 		return
+	}
+	if c.handlerCtx.Err() != nil {
+		cancel() // cancelInflight may have run before the request was in flight
 	}
 	if batch != nil {
 		batch.expect()

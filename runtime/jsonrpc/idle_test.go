@@ -143,7 +143,7 @@ func TestIdleConnOneGoroutine(t *testing.T) {
 
 // idleHeapBudget is the most heap bytes an idle connection may hold,
 // counting its stream, the reader's goroutine stack excluded.
-const idleHeapBudget = 4608
+const idleHeapBudget = 4096
 
 // TestIdleConnHeap checks the heap held per idle connection (after its
 // handshake) against idleHeapBudget, and reports it.

@@ -50,3 +50,20 @@ func (s *inflightSet) len() int {
 	}
 	return n
 }
+
+// cancelInflight cancels the context of every peer request in flight: the
+// connection ended, or Options.BaseContext was cancelled.
+func (c *Conn) cancelInflight() {
+	c.mu.Lock()
+	var all []*incoming
+	if c.inflight.one != nil {
+		all = append(all, c.inflight.one)
+	}
+	for _, in := range c.inflight.more {
+		all = append(all, in)
+	}
+	c.mu.Unlock()
+	for _, in := range all {
+		in.cancel()
+	}
+}
