@@ -68,10 +68,10 @@ func TestFormatPiecesSameBytes(t *testing.T) {
 // floating comment give the same bytes too.
 func TestFormatPiecesCutElsewhere(t *testing.T) {
 	for name, src := range map[string]string{
-		"body": "package p\n\nfunc f() {\nx := 1\n\nfunc() {}()\n_ = x\n}\n\nfunc g() {}\n",
+		"body":       "package p\n\nfunc f() {\nx := 1\n\nfunc() {}()\n_ = x\n}\n\nfunc g() {}\n",
 		"raw string": "package p\n\nvar s = `a\n\nfunc f() {}\n`\n\nvar t = 1\n",
-		"comment": "package p\n\n/* a\n\nfunc f() {}\n*/\n\nvar t = 1\n",
-		"top level": "package p\n\nimport \"fmt\"\n\nvar   a   = 1 // one\n\n// Doc of g.\nfunc g() { fmt.Println( a ) }\n\n// floating\n\ntype T struct{A int `json:\"a\"`\nBee string}\n\n\nconst (\nx = 1\nyy = 2\n)\n",
+		"comment":    "package p\n\n/* a\n\nfunc f() {}\n*/\n\nvar t = 1\n",
+		"top level":  "package p\n\nimport \"fmt\"\n\nvar   a   = 1 // one\n\n// Doc of g.\nfunc g() { fmt.Println( a ) }\n\n// floating\n\ntype T struct{A int `json:\"a\"`\nBee string}\n\n\nconst (\nx = 1\nyy = 2\n)\n",
 	} {
 		want, err := format.Source([]byte(src))
 		if err != nil {
