@@ -158,6 +158,9 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("golang: rendering %s: %w", f.path, err)
 	}
+	// The statements are rendered: the collector may take them while the
+	// source is formatted.
+	f.File = nil
 	src, err := ps.format(regroupImports(linkComments(buf.Bytes(), f.links)))
 	if err != nil {
 		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
