@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"go/format"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rpcgen/rpcgen/idl"
@@ -33,7 +34,7 @@ func TestFormatPiecesSameBytes(t *testing.T) {
 	}
 	protocols["synthetic"] = p
 	for name, p := range protocols {
-		cut := 0
+		var cut atomic.Int32
 		both := func(src []byte) ([]byte, error) {
 			want, err := format.Source(src)
 			if err != nil {
@@ -50,13 +51,13 @@ func TestFormatPiecesSameBytes(t *testing.T) {
 			case !bytes.Equal(got, want):
 				t.Errorf("%s: formatted in %d pieces, a file differs from the file formatted whole", name, len(pieces))
 			}
-			cut++
+			cut.Add(1)
 			return want, nil
 		}
 		if _, err := generateWith(p, Options{}, passes{format: both, split: splitCodec}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if cut == 0 && name == "synthetic" {
+		if cut.Load() == 0 && name == "synthetic" {
 			t.Errorf("%s: no file was cut", name)
 		}
 	}
