@@ -3,21 +3,29 @@ package golang
 import (
 	"bytes"
 	"go/format"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 )
 
-// groupImports splits the import block of a rendered file into standard
-// library imports, then the others, as goimports does, and formats the
-// file with go/format.
+// groupImports groups the imports of a rendered file (see
+// [regroupImports]) and formats it with [formatSource].
 func groupImports(src []byte) ([]byte, error) {
+	return formatSource(regroupImports(src))
+}
+
+// regroupImports splits the import block of a rendered file into standard
+// library imports, then the others, as goimports does.
+func regroupImports(src []byte) []byte {
 	start := bytes.Index(src, []byte("\nimport (\n"))
 	if start < 0 {
-		return format.Source(src)
+		return src
 	}
 	body := start + len("\nimport (\n")
 	end := bytes.Index(src[body:], []byte("\n)\n"))
 	if end < 0 {
-		return format.Source(src)
+		return src
 	}
 	var std, other []string
 	for _, line := range strings.Split(string(src[body:body+end]), "\n") {
@@ -41,5 +49,88 @@ func groupImports(src []byte) ([]byte, error) {
 	out.Write(src[:body])
 	out.WriteString(block)
 	out.Write(src[body+end:])
-	return format.Source(out.Bytes())
+	return out.Bytes()
+}
+
+// chunkSize is the size of the pieces [formatSource] cuts a large source
+// into.
+const chunkSize = 256 << 10
+
+// formatSource formats src as go/format does. A large src is cut into
+// pieces at blank lines followed by a line that starts at column 0 (see
+// [cutTopLevel]), formatted at the same time, and joined: see
+// [formatPieces].
+func formatSource(src []byte) ([]byte, error) {
+	if out, ok := formatPieces(cutTopLevel(src, chunkSize)); ok {
+		return out, nil
+	}
+	return format.Source(src)
+}
+
+// formatPieces formats each piece of a cut source at the same time as the
+// others (after a package clause of its own, but for the first) and joins
+// them by a blank line. That gives the bytes that formatting the source
+// whole gives when every cut lies between two top-level declarations:
+// gofmt keeps one blank line between declarations that have one, and
+// aligns columns only within a run of lines without a blank one. A cut
+// anywhere else (inside a function body, a literal or a comment) leaves a
+// piece that does not parse (the piece ending at the first such cut
+// starts at the top level and ends inside something unclosed): then, or
+// with fewer than two pieces, ok is false.
+func formatPieces(pieces [][]byte) (out []byte, ok bool) {
+	if len(pieces) < 2 {
+		return nil, false
+	}
+	const clause = "package p\n\n"
+	formatted := make([][]byte, len(pieces))
+	failed := make([]bool, len(pieces))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, piece := range pieces {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if i == 0 {
+				f, err := format.Source(piece)
+				formatted[i], failed[i] = f, err != nil
+				return
+			}
+			f, err := format.Source(append([]byte(clause), piece...))
+			f, cut := bytes.CutPrefix(f, []byte(clause))
+			formatted[i], failed[i] = f, err != nil || !cut
+		})
+	}
+	wg.Wait()
+	if slices.Contains(failed, true) {
+		return nil, false
+	}
+	return bytes.Join(formatted, []byte("\n")), true
+}
+
+// cutTopLevel cuts src into pieces of size bytes or more, each cut at a
+// blank line followed by a line that starts with a letter or a slash
+// (where a top-level declaration or its doc comment may start): the piece
+// before keeps its last newline, the blank line goes, so that the pieces
+// joined by a newline are src.
+func cutTopLevel(src []byte, size int) [][]byte {
+	var pieces [][]byte
+	for len(src) > 2*size {
+		at := -1
+		for j := size; at < 0; {
+			k := bytes.Index(src[j:], []byte("\n\n"))
+			if k < 0 {
+				break
+			}
+			if c := j + k + 2; c < len(src) && (src[c] == '/' || 'a' <= src[c] && src[c] <= 'z' || 'A' <= src[c] && src[c] <= 'Z') {
+				at = j + k
+			}
+			j += k + 1
+		}
+		if at < 0 {
+			break
+		}
+		pieces = append(pieces, src[:at+1])
+		src = src[at+2:]
+	}
+	return append(pieces, src)
 }

@@ -68,12 +68,19 @@ func (f *file) add(code ...jen.Code) {
 // A protocol whose Go names would collide in the generated package gives
 // an [idl.Errors] positioned at the IDL names at fault.
 func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
-	return generateWith(p, opts, splitCodec)
+	return generateWith(p, opts, passes{format: formatSource, split: splitCodec})
 }
 
-// generateWith is [Generate], splitting the codec from the declarations with
-// split.
-func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []byte, error)) ([]gen.File, error) {
+// passes are the functions that turn a rendered file into generated ones.
+type passes struct {
+	// format formats a rendered file, its imports grouped.
+	format func(src []byte) ([]byte, error)
+	// split splits the codec from the declarations of a formatted file.
+	split func(src []byte) (decls, codec []byte, err error)
+}
+
+// generateWith is [Generate], formatting and splitting files with ps.
+func generateWith(p *idl.Protocol, opts Options, ps passes) ([]gen.File, error) {
 	if p == nil {
 		return nil, fmt.Errorf("golang: no protocol")
 	}
@@ -118,7 +125,7 @@ func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []b
 	defer wg.Wait()
 	for i, part := range parts {
 		f := &file{File: jen.NewFile(pkg), path: part.path, links: links}
-		// groupImports formats the file once its imports are grouped.
+		// render formats the file once its imports are grouped.
 		f.NoFormat = true
 		for _, l := range gen.GoHeader(p) {
 			f.HeaderComment(l)
@@ -131,7 +138,7 @@ func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []b
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}
 		if f.decls > 0 {
-			wg.Go(func() { out[i], errs[i] = f.render(split) })
+			wg.Go(func() { out[i], errs[i] = f.render(ps) })
 		}
 	}
 	wg.Wait()
@@ -143,22 +150,25 @@ func generateWith(p *idl.Protocol, opts Options, split func([]byte) ([]byte, []b
 	return slices.Concat(out...), nil
 }
 
-// render renders f and formats it: one file, or two when f's JSON codec
-// goes to a file of its own (see [codecParts]), split from the rest by
-// split.
-func (f *file) render(split func([]byte) ([]byte, []byte, error)) ([]gen.File, error) {
+// render renders f and formats it with ps.format: one file, or two when
+// f's JSON codec goes to a file of its own (see [codecParts]), split from
+// the rest by ps.split.
+func (f *file) render(ps passes) ([]gen.File, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("golang: rendering %s: %w", f.path, err)
 	}
-	src, err := groupImports(linkComments(buf.Bytes(), f.links))
+	// The statements are rendered: the collector may take them while the
+	// source is formatted.
+	f.File = nil
+	src, err := ps.format(regroupImports(linkComments(buf.Bytes(), f.links)))
 	if err != nil {
 		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
 	}
 	if !codecParts[f.path] {
 		return []gen.File{{Path: f.path, Content: src}}, nil
 	}
-	decls, codec, err := split(src)
+	decls, codec, err := ps.split(src)
 	if err != nil {
 		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
 	}

@@ -47,7 +47,9 @@ func splitCodec(src []byte) (decls, codec []byte, err error) {
 	tf := fset.File(f.Pos())
 	inCodec := codecDecls(f)
 	var (
-		halves      [2]codecHalf // the declarations, then the codec
+		// The declarations, then the codec: neither body takes much
+		// more than src's length, allocated once.
+		halves      = [2]codecHalf{{body: make([]byte, 0, len(src))}, {body: make([]byte, 0, len(src))}}
 		imports     []*ast.ImportSpec
 		importStart = -1
 		prevEnd     = tf.Offset(f.Name.End())

@@ -196,7 +196,7 @@ func TestSplitOnceSameBytes(t *testing.T) {
 			}
 			return decls, codec, err
 		}
-		if _, err := generateWith(p, Options{}, both); err != nil {
+		if _, err := generateWith(p, Options{}, passes{format: formatSource, split: both}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if splits.Load() == 0 {

@@ -1,0 +1,103 @@
+package golang
+
+import (
+	"bytes"
+	"go/format"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/synthidl"
+)
+
+// TestFormatPiecesSameBytes checks that formatting the files of every test
+// IDL and of a synthetic protocol in pieces gives the bytes formatting
+// them whole gives, and that every cut lies between top-level
+// declarations (none falls back to formatting whole). The pieces are
+// small, so that each file is cut many times.
+func TestFormatPiecesSameBytes(t *testing.T) {
+	protocols := map[string]*idl.Protocol{}
+	for _, in := range inputs(t) {
+		p, err := idl.Load(in.path)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
+		protocols[in.name] = p
+	}
+	types, methods := 60, 30
+	if !raceEnabled {
+		types, methods = 300, 100
+	}
+	p, err := idl.Parse("synthetic.yaml", synthidl.Protocol(1, types, methods))
+	if err != nil {
+		t.Fatal(err)
+	}
+	protocols["synthetic"] = p
+	for name, p := range protocols {
+		var cut atomic.Int32
+		both := func(src []byte) ([]byte, error) {
+			want, err := format.Source(src)
+			if err != nil {
+				return nil, err
+			}
+			pieces := cutTopLevel(src, 2<<10)
+			if len(pieces) < 2 {
+				return want, nil
+			}
+			got, ok := formatPieces(pieces)
+			switch {
+			case !ok:
+				t.Errorf("%s: a file cut in %d pieces was not formatted in pieces", name, len(pieces))
+			case !bytes.Equal(got, want):
+				t.Errorf("%s: formatted in %d pieces, a file differs from the file formatted whole", name, len(pieces))
+			}
+			cut.Add(1)
+			return want, nil
+		}
+		if _, err := generateWith(p, Options{}, passes{format: both, split: splitCodec}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if cut.Load() == 0 && name == "synthetic" {
+			t.Errorf("%s: no file was cut", name)
+		}
+	}
+}
+
+// TestFormatPiecesCutElsewhere checks that a source cut inside a function
+// body, a raw string or a comment is formatted whole, as go/format
+// formats it, and that cuts between declarations, doc comments and a
+// floating comment give the same bytes too.
+func TestFormatPiecesCutElsewhere(t *testing.T) {
+	for name, src := range map[string]string{
+		"body":       "package p\n\nfunc f() {\nx := 1\n\nfunc() {}()\n_ = x\n}\n\nfunc g() {}\n",
+		"raw string": "package p\n\nvar s = `a\n\nfunc f() {}\n`\n\nvar t = 1\n",
+		"comment":    "package p\n\n/* a\n\nfunc f() {}\n*/\n\nvar t = 1\n",
+		"top level":  "package p\n\nimport \"fmt\"\n\nvar   a   = 1 // one\n\n// Doc of g.\nfunc g() { fmt.Println( a ) }\n\n// floating\n\ntype T struct{A int `json:\"a\"`\nBee string}\n\n\nconst (\nx = 1\nyy = 2\n)\n",
+	} {
+		want, err := format.Source([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pieces := cutTopLevel([]byte(src), 1)
+		if len(pieces) < 2 {
+			t.Fatalf("%s: not cut", name)
+		}
+		got, err := formatSource([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: formatSource gives\n%s\nwant\n%s", name, got, want)
+		}
+		joined, ok := formatPieces(pieces)
+		if topLevel := name == "top level"; ok != topLevel {
+			t.Errorf("%s: formatted in pieces: %v, want %v", name, ok, topLevel)
+		}
+		if ok && !bytes.Equal(joined, want) {
+			t.Errorf("%s: formatted in pieces gives\n%s\nwant\n%s", name, joined, want)
+		}
+		if string(bytes.Join(pieces, []byte("\n"))) != src {
+			t.Errorf("%s: the pieces joined by a newline are not the source", name)
+		}
+	}
+}
