@@ -64,18 +64,8 @@ import (
 )
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// A generation allocates a lot that lives until its files are
-		// written: collecting less often saves a fifth of the CPU time
-		// on a large protocol for a quarter more peak memory.
-		debug.SetGCPercent(gcPercent)
-	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
-
-// gcPercent is the garbage collector's target percentage in the rpcgen
-// command, unless GOGC sets it.
-const gcPercent = 400
 
 // Exit statuses.
 const (
