@@ -5,9 +5,6 @@ import (
 	"go/format"
 	"sync/atomic"
 	"testing"
-
-	"github.com/rpcgen/rpcgen/idl"
-	"github.com/rpcgen/rpcgen/internal/synthidl"
 )
 
 // TestFormatPiecesSameBytes checks that formatting the files of every test
@@ -16,23 +13,11 @@ import (
 // declarations (none falls back to formatting whole). The pieces are
 // small, so that each file is cut many times.
 func TestFormatPiecesSameBytes(t *testing.T) {
-	protocols := map[string]*idl.Protocol{}
-	for _, in := range inputs(t) {
-		p, err := idl.Load(in.path)
-		if err != nil {
-			t.Fatalf("%s: %v", in.name, err)
-		}
-		protocols[in.name] = p
-	}
 	types, methods := 60, 30
 	if !raceEnabled {
 		types, methods = 300, 100
 	}
-	p, err := idl.Parse("synthetic.yaml", synthidl.Protocol(1, types, methods))
-	if err != nil {
-		t.Fatal(err)
-	}
-	protocols["synthetic"] = p
+	protocols := testProtocols(t, types, methods)
 	for name, p := range protocols {
 		var cut atomic.Int32
 		both := func(src []byte) ([]byte, error) {

@@ -156,17 +156,12 @@ func TestCodecFilesHoldTheCodec(t *testing.T) {
 // without the race detector (which makes it take minutes) on every
 // shipped protocol and a larger synthetic protocol too.
 func TestSplitOnceSameBytes(t *testing.T) {
-	protocols := map[string]*idl.Protocol{}
-	for _, in := range inputs(t) {
-		p, err := idl.Load(in.path)
-		if err != nil {
-			t.Fatalf("%s: %v", in.name, err)
-		}
-		protocols[in.name] = p
-	}
 	types, methods := 100, 50
 	if !raceEnabled {
 		types, methods = 500, 200
+	}
+	protocols := testProtocols(t, types, methods)
+	if !raceEnabled {
 		shipped, err := filepath.Glob(filepath.Join("..", "..", "protocols", "*.yaml"))
 		if err != nil || len(shipped) == 0 {
 			t.Fatalf("no shipped protocols: %v", err)
@@ -179,11 +174,6 @@ func TestSplitOnceSameBytes(t *testing.T) {
 			protocols["protocols/"+filepath.Base(path)] = p
 		}
 	}
-	p, err := idl.Parse("synthetic.yaml", synthidl.Protocol(1, types, methods))
-	if err != nil {
-		t.Fatal(err)
-	}
-	protocols["synthetic"] = p
 	for name, p := range protocols {
 		var splits atomic.Int32
 		// Each file to split is split both ways, from the same source.
@@ -243,4 +233,24 @@ type T struct{}
 	if string(codec) != string(wantCodec) {
 		t.Errorf("codec:\n%s\nwant:\n%s", codec, wantCodec)
 	}
+}
+
+// testProtocols loads every test IDL, and a synthetic protocol of the
+// given size under the name "synthetic".
+func testProtocols(t *testing.T, types, methods int) map[string]*idl.Protocol {
+	t.Helper()
+	protocols := map[string]*idl.Protocol{}
+	for _, in := range inputs(t) {
+		p, err := idl.Load(in.path)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
+		protocols[in.name] = p
+	}
+	p, err := idl.Parse("synthetic.yaml", synthidl.Protocol(1, types, methods))
+	if err != nil {
+		t.Fatal(err)
+	}
+	protocols["synthetic"] = p
+	return protocols
 }

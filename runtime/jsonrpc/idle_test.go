@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/stacks"
 )
 
 // idleStream is an in-memory stream that delivers one hello request, then
@@ -90,22 +92,9 @@ func idleConns(t testing.TB, n int) []*Conn {
 // connGoroutines counts the goroutines that run code of a Conn: its
 // loops, workers and handlers (not the tests').
 func connGoroutines() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "jsonrpc.(*Conn)") || strings.Contains(g, "jsonrpc.(*workQueue") {
-			count++
-		}
-	}
-	return count
+	return stacks.Count(func(g string) bool {
+		return strings.Contains(g, "jsonrpc.(*Conn)") || strings.Contains(g, "jsonrpc.(*workQueue")
+	})
 }
 
 // waitGoroutines waits until want goroutines run code of a Conn, failing

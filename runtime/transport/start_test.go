@@ -9,29 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/stacks"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // serverGoroutines counts the goroutines that serve connections on the
 // server side: a jsonrpc.Conn's loops and workers, or a Handler.
 func serverGoroutines() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "transport.(*Server).serveConn") ||
-			(strings.Contains(g, "jsonrpc.(*Conn)") && strings.Contains(g, "transport.(*serverConn)")) {
-			count++
-		}
-	}
-	return count
+	return stacks.Count(func(g string) bool {
+		return strings.Contains(g, "transport.(*Server).serveConn") ||
+			(strings.Contains(g, "jsonrpc.(*Conn)") && strings.Contains(g, "transport.(*serverConn)"))
+	})
 }
 
 // startJSONRPC is a Start that serves c with a jsonrpc.Conn answering
