@@ -119,15 +119,15 @@ func waitGoroutines(t testing.TB, want int) {
 // handshake and is idle holds exactly one goroutine: its reader.
 func TestIdleConnOneGoroutine(t *testing.T) {
 	const n = 100
-	base := connGoroutines()
+	waitGoroutines(t, 0) // the connections of earlier tests are gone
 	conns := idleConns(t, n)
-	waitGoroutines(t, base+n)
+	waitGoroutines(t, n)
 	for _, c := range conns {
 		if err := c.Close(); err != nil && !errors.Is(err, io.ErrClosedPipe) {
 			t.Fatal(err)
 		}
 	}
-	waitGoroutines(t, base)
+	waitGoroutines(t, 0)
 }
 
 // idleHeapBudget is the most heap bytes an idle connection may hold,
@@ -154,9 +154,9 @@ func measureIdle(t testing.TB, n int) (heap, stack int64) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	base := connGoroutines()
+	waitGoroutines(t, 0) // the connections of earlier tests are gone
 	conns := idleConns(t, n)
-	waitGoroutines(t, base+n)
+	waitGoroutines(t, n)
 	runtime.GC()
 	runtime.GC() // and the pools' victim caches
 	runtime.ReadMemStats(&after)

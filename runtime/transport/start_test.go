@@ -22,6 +22,19 @@ func serverGoroutines() int {
 	})
 }
 
+// waitServerGoroutines waits until want goroutines serve connections,
+// failing after 10 s: goroutines that have finished take a moment to exit.
+func waitServerGoroutines(t *testing.T, want int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for serverGoroutines() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines serve connections, want %d", serverGoroutines(), want)
+		}
+		runtime.Gosched()
+	}
+}
+
 // startJSONRPC is a Start that serves c with a jsonrpc.Conn answering
 // "hello" (its handshake), closed at Shutdown.
 func startJSONRPC(ctx context.Context, c net.Conn) {
@@ -41,7 +54,7 @@ func TestServerStartIdleOneGoroutine(t *testing.T) {
 	s := &Server{Start: startJSONRPC}
 	ln := listen(t)
 	errc := serveResult(t, s, ln)
-	base := serverGoroutines()
+	waitServerGoroutines(t, 0) // the connections of earlier tests are gone
 	clients := make([]*jsonrpc.Conn, n)
 	for i := range clients {
 		clients[i] = jsonrpc.NewConn(dial(t, ln.Addr()), jsonrpc.Options{})
@@ -50,13 +63,7 @@ func TestServerStartIdleOneGoroutine(t *testing.T) {
 			t.Fatalf("hello: %q, %v", got, err)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for serverGoroutines() != base+n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d server goroutines for %d idle connections, want %d", serverGoroutines()-base, n, n)
-		}
-		runtime.Gosched()
-	}
+	waitServerGoroutines(t, n)
 	// Shutdown closes them (through the AfterFunc) and waits for them.
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatalf("Shutdown: %v", err)
