@@ -1,6 +1,9 @@
 package jsonrpc
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // outQueue holds the messages waiting to be written, and knows whether a
 // writer goroutine runs. A writer is started by the put that finds none
@@ -19,7 +22,16 @@ type outQueue struct {
 	room chan struct{}
 	// idle is closed when the writer ends after seal; nil until then.
 	idle chan struct{}
+	// wake, while the writer lingers (see linger), gets a token when a
+	// message is queued; nil otherwise.
+	wake chan struct{}
 }
+
+// linger is how long a worker or writer that found nothing to do waits for
+// more before it ends: long enough that a connection in use keeps its
+// goroutines (and their grown stacks) from one message to the next, short
+// enough that an idle connection soon holds none.
+const linger = 2 * time.Millisecond
 
 // keptQueue is the largest backing array an empty queue keeps.
 const keptQueue = 16
@@ -36,6 +48,12 @@ func (o *outQueue) put(q queued) (ok, start bool) {
 		return false, false
 	}
 	o.items = append(o.items, q)
+	if o.wake != nil {
+		select {
+		case o.wake <- struct{}{}:
+		default:
+		}
+	}
 	if !o.writing && !o.sealed {
 		o.writing, start = true, true
 	}
@@ -84,12 +102,42 @@ func (o *outQueue) takeLocked() (queued, bool) {
 	return q, true
 }
 
-// finish records that the writer has ended, unless a message was
-// queued since it found the queue empty: then it reports false and the
-// writer goes on.
-func (o *outQueue) finish() bool {
+// finishLater records that the writer has ended, after waiting up to
+// linger for a message to be queued or the connection to end (done). It
+// reports false when there is a message to write. The writer's timer t
+// and channel wake are made on its first wait and kept for the next.
+func (o *outQueue) finishLater(t **time.Timer, wake *chan struct{}, done <-chan struct{}) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.head < len(o.items) {
+		return false
+	}
+	if o.sealed {
+		o.stopLocked()
+		return true
+	}
+	if *wake == nil {
+		*wake = make(chan struct{}, 1)
+	}
+	o.wake = *wake
+	o.mu.Unlock()
+	if *t == nil {
+		*t = time.NewTimer(linger)
+	} else {
+		(*t).Reset(linger)
+	}
+	select {
+	case <-*wake:
+	case <-(*t).C:
+	case <-done:
+	}
+	(*t).Stop()
+	o.mu.Lock()
+	o.wake = nil
+	select {
+	case <-*wake: // a token put after the wait ended
+	default:
+	}
 	if o.head < len(o.items) {
 		return false
 	}

@@ -1,6 +1,9 @@
 package jsonrpc
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // workQueue runs tasks on at most limit goroutines. At most max tasks
 // wait; the queue's memory grows with them and is given back when it
@@ -28,10 +31,15 @@ type workQueue[T any] struct {
 	// room is closed when a task is taken while push waits for room; nil
 	// while it does not wait.
 	room chan struct{}
+	// lingerer: the last worker waits up to linger for a task before it
+	// ends; wake gets a token when one is pushed meanwhile.
+	lingerer bool
+	wake     chan struct{}
+	linger   time.Duration // how long the last worker lingers
 }
 
 func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, done <-chan struct{}) *workQueue[T] {
-	q := &workQueue[T]{run: run, limit: limit, max: queued, wg: wg, done: done}
+	q := &workQueue[T]{run: run, limit: limit, max: queued, wg: wg, done: done, linger: linger}
 	q.work = q.serve
 	return q
 }
@@ -54,6 +62,12 @@ func (q *workQueue[T]) push(t T) bool {
 		q.mu.Lock()
 	}
 	q.tasks = append(q.tasks, t)
+	if q.lingerer {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
+	}
 	// Start a worker when the waiting tasks outnumber the workers free
 	// to take one.
 	if q.running < q.limit && len(q.tasks)-q.head > q.running-q.busy {
@@ -76,10 +90,24 @@ func (q *workQueue[T]) len() int {
 	return len(q.tasks) - q.head
 }
 
-// serve runs tasks until none waits.
+// serve runs tasks until none waits; the last worker lingers first.
 func (q *workQueue[T]) serve() {
 	defer q.wg.Done()
+	var t *time.Timer // made the first time the worker lingers
 	q.mu.Lock()
+	for {
+		q.runQueued()
+		if q.running > 1 || q.lingerer || !q.await(&t) {
+			break
+		}
+	}
+	q.running--
+	q.mu.Unlock()
+}
+
+// runQueued runs tasks until none waits; q.mu is held but while a task
+// runs.
+func (q *workQueue[T]) runQueued() {
 	for q.head < len(q.tasks) {
 		t := q.tasks[q.head]
 		var zero T
@@ -103,6 +131,42 @@ func (q *workQueue[T]) serve() {
 		q.mu.Lock()
 		q.busy--
 	}
-	q.running--
+}
+
+// await waits, with q.mu held but while it waits, up to linger on the
+// worker's timer t for a task to be pushed, and reports whether one was
+// (false: the time passed or the connection ended).
+func (q *workQueue[T]) await(t **time.Timer) bool {
+	if q.wake == nil {
+		q.wake = make(chan struct{}, 1)
+	}
+	q.lingerer = true
+	wake := q.wake
 	q.mu.Unlock()
+	if *t == nil {
+		*t = time.NewTimer(q.linger)
+	} else {
+		(*t).Reset(q.linger)
+	}
+	woken := false
+	select {
+	case <-wake:
+		woken = true
+	case <-(*t).C:
+	case <-q.done:
+	}
+	(*t).Stop()
+	q.mu.Lock()
+	q.lingerer = false
+	select {
+	case <-wake: // a token put after the wait ended
+	default:
+	}
+	if q.head < len(q.tasks) {
+		return true
+	}
+	if !woken {
+		q.wake = nil // an idle connection holds none
+	}
+	return woken
 }

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -105,4 +106,27 @@ func TestWorkQueueLimit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWorkQueueLingers: the last worker waits for the next task instead
+// of ending, so tasks pushed one after another run on one goroutine (its
+// stack already grown); the connection's end ends it.
+func TestWorkQueueLingers(t *testing.T) {
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	ran := make(chan string, 1)
+	q := newWorkQueue(1, 10, func(int) {
+		buf := make([]byte, 64)
+		buf = buf[:runtime.Stack(buf, false)]
+		ran <- strings.Fields(string(buf))[1] // "goroutine N [running]:"
+	}, &wg, done)
+	q.linger = time.Hour
+	q.push(1)
+	first := <-ran
+	q.push(2)
+	if second := <-ran; second != first {
+		t.Errorf("the second task ran on goroutine %s, the first on %s: the worker did not linger", second, first)
+	}
+	close(done)
+	wg.Wait() // returns once the lingering worker saw the end
 }

@@ -41,6 +41,8 @@ func (c *Conn) queue(q queued) bool {
 // when what is queued is still written.
 func (c *Conn) writeLoop() {
 	defer c.wg.Done()
+	var t *time.Timer      // made the first time the writer lingers
+	var wake chan struct{} // likewise
 	for {
 		bw := writeBuffers.Get().(*bufio.Writer)
 		bw.Reset(c.stream)
@@ -54,7 +56,7 @@ func (c *Conn) writeLoop() {
 			c.out.stop()
 			return
 		}
-		if c.out.finish() {
+		if c.out.finishLater(&t, &wake, c.done) {
 			return
 		}
 	}
