@@ -36,6 +36,7 @@ type workQueue[T any] struct {
 	lingerer bool
 	wake     chan struct{}
 	linger   time.Duration // how long the last worker lingers
+	closed   bool          // nothing more will be pushed: no worker lingers
 }
 
 func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, done <-chan struct{}) *workQueue[T] {
@@ -79,9 +80,20 @@ func (q *workQueue[T]) push(t T) bool {
 	return true
 }
 
-// close tells the workers that nothing more will be pushed. They end
-// anyway once they have run what is queued.
-func (q *workQueue[T]) close() {}
+// close tells the workers that nothing more will be pushed: they end once
+// they have run what is queued, and a lingering worker ends at once (those
+// waiting for the handlers to finish do not wait for it).
+func (q *workQueue[T]) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = true
+	if q.lingerer {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
+	}
+}
 
 // len returns how many tasks wait for a worker.
 func (q *workQueue[T]) len() int {
@@ -97,7 +109,7 @@ func (q *workQueue[T]) serve() {
 	q.mu.Lock()
 	for {
 		q.runQueued()
-		if q.running > 1 || q.lingerer || !q.await(&t) {
+		if q.running > 1 || q.lingerer || q.closed || !q.await(&t) {
 			break
 		}
 	}
@@ -165,8 +177,8 @@ func (q *workQueue[T]) await(t **time.Timer) bool {
 	if q.head < len(q.tasks) {
 		return true
 	}
-	if !woken {
+	if !woken || q.closed {
 		q.wake = nil // an idle connection holds none
 	}
-	return woken
+	return woken && !q.closed
 }

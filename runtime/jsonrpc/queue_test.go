@@ -130,3 +130,25 @@ func TestWorkQueueLingers(t *testing.T) {
 	close(done)
 	wg.Wait() // returns once the lingering worker saw the end
 }
+
+// TestWorkQueueCloseEndsLingerer: once nothing more will be pushed (the
+// peer's end of input), a lingering worker ends at once, so waiting for
+// the handlers (FinishTimeout, Close) does not wait out its linger.
+func TestWorkQueueCloseEndsLingerer(t *testing.T) {
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	defer close(done)
+	ran := make(chan struct{}, 1)
+	q := newWorkQueue(1, 10, func(int) { ran <- struct{}{} }, &wg, done)
+	q.linger = time.Hour
+	q.push(1)
+	<-ran
+	q.close()
+	ended := make(chan struct{})
+	go func() { wg.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lingering worker did not end when the queue closed")
+	}
+}
