@@ -121,17 +121,7 @@ func (o *outQueue) finishLater(t **time.Timer, wake *chan struct{}, done <-chan 
 	}
 	o.wake = *wake
 	o.mu.Unlock()
-	if *t == nil {
-		*t = time.NewTimer(linger)
-	} else {
-		(*t).Reset(linger)
-	}
-	select {
-	case <-*wake:
-	case <-(*t).C:
-	case <-done:
-	}
-	(*t).Stop()
+	lingerFor(t, linger, *wake, done)
 	o.mu.Lock()
 	o.wake = nil
 	select {
@@ -143,6 +133,25 @@ func (o *outQueue) finishLater(t **time.Timer, wake *chan struct{}, done <-chan 
 	}
 	o.stopLocked()
 	return true
+}
+
+// lingerFor waits up to d, on the goroutine's timer t (made on its first
+// wait), for a token on wake or for done, and reports whether the token
+// came.
+func lingerFor(t **time.Timer, d time.Duration, wake, done <-chan struct{}) bool {
+	if *t == nil {
+		*t = time.NewTimer(d)
+	} else {
+		(*t).Reset(d)
+	}
+	defer (*t).Stop()
+	select {
+	case <-wake:
+		return true
+	case <-(*t).C:
+	case <-done:
+	}
+	return false
 }
 
 // stop records that the writer has ended.

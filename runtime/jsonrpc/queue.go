@@ -155,19 +155,7 @@ func (q *workQueue[T]) await(t **time.Timer) bool {
 	q.lingerer = true
 	wake := q.wake
 	q.mu.Unlock()
-	if *t == nil {
-		*t = time.NewTimer(q.linger)
-	} else {
-		(*t).Reset(q.linger)
-	}
-	woken := false
-	select {
-	case <-wake:
-		woken = true
-	case <-(*t).C:
-	case <-q.done:
-	}
-	(*t).Stop()
+	woken := lingerFor(t, q.linger, wake, q.done)
 	q.mu.Lock()
 	q.lingerer = false
 	select {
