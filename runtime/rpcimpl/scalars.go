@@ -77,45 +77,8 @@ func DecodeFloat[T ~float32 | ~float64](b []byte, v *T) error {
 // isNumber reports whether b is a number in JSON's grammar, which is
 // stricter than strconv's (no "Inf", hexadecimal or underscores).
 func isNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		i = digits(b, i)
-	default:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(b, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(b)
-}
-
-// digits returns the index past the run of decimal digits at b[i:].
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
+	end, ok := jsonscan.CheckNumber(b, 0)
+	return ok && end == len(b)
 }
 
 // DecodeBool decodes the JSON boolean b into *v.

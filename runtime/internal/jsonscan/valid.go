@@ -76,7 +76,7 @@ func CheckValueIn(b []byte, i, outer int) (end int, ok bool) {
 				return i, false
 			}
 		default:
-			if i, ok = checkNumber(b, i); !ok {
+			if i, ok = CheckNumber(b, i); !ok {
 				return i, false
 			}
 		}
@@ -134,8 +134,10 @@ func literal(b []byte, i int, lit string) (int, bool) {
 	return i + len(lit), true
 }
 
-// checkNumber checks the number at b[i] against JSON's grammar.
-func checkNumber(b []byte, i int) (int, bool) {
+// CheckNumber checks the number at b[i] against JSON's grammar (stricter
+// than strconv's: no "Inf", hexadecimal or underscores) and returns the
+// index just past it.
+func CheckNumber(b []byte, i int) (int, bool) {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
