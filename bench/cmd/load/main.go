@@ -105,20 +105,16 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 
 	switch mode {
 	case "throughput":
-		var results []*throughputResult
-		for _, impl := range servers {
-			err := withServer(impl, 0, func(srv *server) error {
-				r, err := throughput(ctx, srv, calls, conns)
-				if err != nil {
-					return err
-				}
-				r.impl = impl
-				results = append(results, r)
-				return nil
-			})
+		results, err := eachServer(servers, 0, func(srv *server, impl string) (*throughputResult, error) {
+			r, err := throughput(ctx, srv, calls, conns)
 			if err != nil {
-				return err
+				return nil, err
 			}
+			r.impl = impl
+			return r, nil
+		})
+		if err != nil {
+			return err
 		}
 		if *asJSON {
 			return writeJSON(w, throughputRecords(ri, conns, results))
@@ -129,26 +125,22 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		var results []*scaleResult
-		for _, impl := range servers {
-			err := withServer(impl, 0, func(srv *server) error {
-				profiled := make(chan error, 1)
-				if cpuProfile != "" {
-					go func() { profiled <- profileMiddle(srv, duration, cpuProfile+"."+impl) }()
-				} else {
-					profiled <- nil
-				}
-				r, err := scale(ctx, srv, conns, interval, duration, sampleE)
-				if err := errors.Join(err, <-profiled); err != nil {
-					return err
-				}
-				r.impl = impl
-				results = append(results, r)
-				return nil
-			})
-			if err != nil {
-				return err
+		results, err := eachServer(servers, 0, func(srv *server, impl string) (*scaleResult, error) {
+			profiled := make(chan error, 1)
+			if cpuProfile != "" {
+				go func() { profiled <- profileMiddle(srv, duration, cpuProfile+"."+impl) }()
+			} else {
+				profiled <- nil
 			}
+			r, err := scale(ctx, srv, conns, interval, duration, sampleE)
+			if err := errors.Join(err, <-profiled); err != nil {
+				return nil, err
+			}
+			r.impl = impl
+			return r, nil
+		})
+		if err != nil {
+			return err
 		}
 		if *asJSON {
 			return writeJSON(w, scaleRecords(ri, interval, duration, results))
@@ -167,20 +159,16 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		var results []*idleResult
-		for _, impl := range servers {
-			err := withServer(impl, profileRate, func(srv *server) error {
-				r, err := idle(ctx, srv, ns)
-				if err != nil {
-					return err
-				}
-				r.impl = impl
-				results = append(results, r)
-				return nil
-			})
+		results, err := eachServer(servers, profileRate, func(srv *server, impl string) (*idleResult, error) {
+			r, err := idle(ctx, srv, ns)
 			if err != nil {
-				return err
+				return nil, err
 			}
+			r.impl = impl
+			return r, nil
+		})
+		if err != nil {
+			return err
 		}
 		if *asJSON {
 			recs, err := idleRecords(ri, results)
@@ -192,6 +180,26 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		return writeIdle(w, h, limit, results)
 	}
 	return nil
+}
+
+// eachServer runs measure against a fresh server child for each
+// implementation in servers, in order, and returns the results.
+func eachServer[R any](servers []string, memProfileRate int, measure func(srv *server, impl string) (R, error)) ([]R, error) {
+	var results []R
+	for _, impl := range servers {
+		err := withServer(impl, memProfileRate, func(srv *server) error {
+			r, err := measure(srv, impl)
+			if err != nil {
+				return err
+			}
+			results = append(results, r)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
 }
 
 // withServer runs f against a fresh server child running impl.
