@@ -129,11 +129,9 @@ type Server struct {
 
 	mu        sync.Mutex
 	quit      chan struct{} // closed by Shutdown/Close; nil until first use
-	ctx       context.Context
-	cancel    context.CancelFunc
 	lim       limits
 	listeners map[net.Listener]struct{}
-	conns     map[net.Conn]struct{}
+	conns     map[net.Conn]*serverConn
 	active    int           // running Serve loops and handlers
 	closing   bool          // Shutdown or Close has been called
 	idle      chan struct{} // closed when closing and active == 0
@@ -191,11 +189,10 @@ func (s *Server) initLocked() {
 		return
 	}
 	s.quit = make(chan struct{})
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.lim = s.limits()
 	s.changed = make(chan struct{})
 	s.listeners = make(map[net.Listener]struct{})
-	s.conns = make(map[net.Conn]struct{})
+	s.conns = make(map[net.Conn]*serverConn)
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -289,10 +286,9 @@ func (s *Server) startConn(c net.Conn) bool {
 		return false
 	}
 	sc := s.wrapLocked(c)
-	s.conns[c] = struct{}{}
+	s.conns[c] = sc
 	s.active++
-	ctx, cancel := context.WithCancel(s.ctx)
-	sc.cancel = cancel
+	ctx := connCtx{&sc.ctx}
 	s.mu.Unlock()
 	if victim != nil {
 		s.evict(victim)
@@ -321,7 +317,7 @@ func (s *Server) startServing(ctx context.Context, c *serverConn) {
 
 // finishConn cleans up after c has been served.
 func (s *Server) finishConn(c *serverConn) {
-	c.cancel()
+	c.ctx.cancel()
 	_ = c.raw.Close()
 	s.mu.Lock()
 	s.releaseLocked(c)
@@ -352,12 +348,15 @@ func (s *Server) beginClose() <-chan struct{} {
 	s.mu.Lock()
 	s.initLocked()
 	var lns []net.Listener
+	var conns []*serverConn
 	if !s.closing {
 		s.closing = true
 		close(s.quit)
-		s.cancel()
 		for ln := range s.listeners {
 			lns = append(lns, ln)
+		}
+		for _, c := range s.conns {
+			conns = append(conns, c)
 		}
 		s.idle = make(chan struct{})
 		if s.active == 0 {
@@ -368,6 +367,9 @@ func (s *Server) beginClose() <-chan struct{} {
 	s.mu.Unlock()
 	for _, ln := range lns {
 		_ = ln.Close()
+	}
+	for _, c := range conns {
+		c.ctx.cancel()
 	}
 	return idle
 }

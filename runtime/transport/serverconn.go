@@ -2,7 +2,6 @@ package transport
 
 import (
 	"container/list"
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -41,7 +40,7 @@ type serverConn struct {
 	s        *Server
 	remote   string
 	timer    *time.Timer // closes the connection at the handshake deadline; nil without one or once stopped (guarded by s.mu after wrapLocked)
-	cancel   context.CancelFunc
+	ctx      ctxState    // of the context passed to Handler or Start
 	// started: the Server's Start serves the connection, which ends when
 	// it is closed; finished makes that end happen once.
 	started  bool
