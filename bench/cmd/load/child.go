@@ -24,14 +24,18 @@ type server struct {
 }
 
 // startServer runs this binary as the server child with implementation
-// impl (memProfileRate > 0 sets the child's runtime.MemProfileRate).
-func startServer(impl string, memProfileRate int) (*server, error) {
+// impl (memProfileRate > 0 sets the child's runtime.MemProfileRate; a
+// memLimit other than "" is the child's GOMEMLIMIT).
+func startServer(impl string, memProfileRate int, memLimit string) (*server, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding this executable: %w", err)
 	}
 	cmd := exec.Command(self, "-impl", impl, "-memprofilerate", strconv.Itoa(memProfileRate))
 	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	if memLimit != "" {
+		cmd.Env = append(cmd.Env, "GOMEMLIMIT="+memLimit)
+	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -136,6 +140,20 @@ func (s *server) waitConns(n int64, timeout time.Duration) error {
 		}
 		time.Sleep(10 * time.Millisecond) // polling another process: no event to wait on
 	}
+}
+
+// fetch gets path from the child's stats server.
+func (s *server) fetch(path string) ([]byte, error) {
+	resp, err := http.Get("http://" + s.statsAddr + path)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("status %s", resp.Status)
+	}
+	return b, err
 }
 
 // cpuProfile records the child's CPU profile for d and returns it

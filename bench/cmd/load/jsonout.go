@@ -46,6 +46,7 @@ type record struct {
 	Latency *latency `json:"latency,omitempty"`
 
 	// scale
+	MemLimit  string        `json:"mem_limit,omitempty"` // the server's GOMEMLIMIT
 	IntervalS float64       `json:"interval_s,omitempty"`
 	DurationS float64       `json:"duration_s,omitempty"`
 	Offered   float64       `json:"offered_per_s,omitempty"`
@@ -119,7 +120,7 @@ func scaleRecords(info runInfo, interval, duration time.Duration, rs []*scaleRes
 	var out []record
 	for _, r := range rs {
 		l, late := latencyOf(&r.hist), latencyOf(&r.late)
-		rec := record{Mode: "scale", Server: r.impl, Run: info, Conns: r.conns, Calls: r.hist.count(), Errors: r.errors,
+		rec := record{Mode: "scale", Server: r.impl, MemLimit: r.memLimit, Run: info, Conns: r.conns, Calls: r.hist.count(), Errors: r.errors,
 			Seconds: r.elapsed.Seconds(), Rate: float64(r.hist.count()) / r.elapsed.Seconds(), Latency: &l, LateBy: &late,
 			IntervalS: interval.Seconds(), DurationS: duration.Seconds(), Offered: float64(r.conns) / interval.Seconds()}
 		for _, s := range r.samples {

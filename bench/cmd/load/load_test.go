@@ -35,7 +35,7 @@ var impls = []string{implRPCGen, implMinimal}
 
 func testServer(t *testing.T, impl string, rate int) *server {
 	t.Helper()
-	srv, err := startServer(impl, rate)
+	srv, err := startServer(impl, rate, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,5 +260,47 @@ func TestSummariseGoroutines(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("groups = %v, want %v", got, want)
+	}
+}
+
+// A scale run with -memlimit runs the server with that GOMEMLIMIT.
+func TestServerMemLimit(t *testing.T) {
+	srv, err := startServer(implRPCGen, 0, "64MiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.stop()
+	st, err := srv.stats(false)
+	if err != nil || st.MemLimit != 64<<20 {
+		t.Errorf("the server's memory limit: %d, %v; want %d", st.MemLimit, err, 64<<20)
+	}
+}
+
+// The scale report judges memory by its trend: a heap that starts just
+// collected and swings with its GC cycles is flat though its last sample
+// is far above its first.
+func TestWriteMemoryTrend(t *testing.T) {
+	const m = 1 << 20
+	var samples []memSample
+	for i, v := range []uint64{60, 150, 200, 100, 100, 100, 110, 110, 110} {
+		samples = append(samples, memSample{at: time.Duration(i) * time.Second, rss: v * m,
+			stats: stats{HeapInuse: 100 * m, HeapLive: 50 * m, GCCycles: uint64(i)}})
+	}
+	var b bytes.Buffer
+	writeMemory(&b, samples)
+	for _, want := range []string{
+		"sampled every 1 s without forcing a GC (9 samples)",
+		"| server RSS | 60.0 MiB | 110.0 MiB | 200.0 MiB | 100.0 MiB | 110.0 MiB | +10.0 % | 60.0 MiB → 110.0 MiB (+83.3 %) |",
+		"Flat: true. GCs during the run: 8.",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("memory summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	samples[8].rss = 200 * m // the last third's mean is now 140: +40 %
+	b.Reset()
+	writeMemory(&b, samples)
+	if !strings.Contains(b.String(), "Flat: false.") {
+		t.Errorf("growing RSS judged flat:\n%s", b.String())
 	}
 }

@@ -3,7 +3,7 @@
 // RPCGEN_LOAD_SERVE=1) and drives it over TCP on 127.0.0.1.
 //
 //	go run ./cmd/load throughput [-calls 100000] [-conns 64]
-//	go run ./cmd/load scale [-conns 10000] [-duration 1m] [-interval 1s]
+//	go run ./cmd/load scale [-conns 10000] [-duration 1m] [-interval 1s] [-memlimit 160MiB]
 //	go run ./cmd/load idle [-levels 1000,5000,10000]
 //
 // Every mode takes -impls (the servers to measure) and -json (one JSON
@@ -19,6 +19,17 @@
 // latency and the server's memory over time; idle reports the server's
 // memory per idle connection and where its heap goes. Each prints a
 // Markdown fragment on standard output, or JSON lines with -json.
+//
+// scale samples the server's RSS and heap every second (-sample) without
+// forcing a GC, and calls its memory flat when the mean of the last third
+// of the samples is at most 10 % above the mean of the middle third, for
+// RSS and for heap in use (see bench/internal/memtrend): a Go heap swings
+// between its live size and its GC goal within every GC cycle, so the
+// first sample (just after the connections' start, little garbage yet)
+// against the last (wherever its cycle was) measures the cycle, not
+// growth. It reports each quantity's minimum, median and maximum, the
+// trend, and first → last too. With -memlimit it runs each server again
+// with that GOMEMLIMIT, as a second row.
 package main
 
 import (
@@ -72,10 +83,11 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	commit := fs.String("commit", "", "commit to report (default: git rev-parse --short HEAD)")
 	asJSON := fs.Bool("json", false, "write one JSON object per server and mode (JSON lines) instead of Markdown")
 	var (
-		calls, conns                int
-		duration, interval, sampleE time.Duration
-		levels, cpuProfile          string
-		profileRate                 int
+		calls, conns                 int
+		duration, interval, sampleE  time.Duration
+		levels, cpuProfile, memLimit string
+		heapProfile                  string
+		profileRate                  int
 	)
 	switch mode {
 	case "throughput":
@@ -87,8 +99,10 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		fs.IntVar(&conns, "conns", 10_000, "connections open at once")
 		fs.DurationVar(&duration, "duration", time.Minute, "how long they call")
 		fs.DurationVar(&interval, "interval", time.Second, "time between two calls of one connection")
-		fs.DurationVar(&sampleE, "sample", 5*time.Second, "time between two samples of the server's memory")
+		fs.DurationVar(&sampleE, "sample", time.Second, "time between two samples of the server's memory")
+		fs.StringVar(&memLimit, "memlimit", "", "also run each server with this GOMEMLIMIT (say 128MiB), as a second row after the default one")
 		fs.StringVar(&cpuProfile, "cpuprofile", "", "write the server's CPU profile over the middle third of the run to `file`.<server>")
+		fs.StringVar(&heapProfile, "heapprofile", "", "write the server's heap profile at the middle of the run to `file`.<server>")
 	case "idle":
 		fs.StringVar(&levels, "levels", "1000,5000,10000", "comma-separated connection counts, increasing")
 		fs.IntVar(&profileRate, "memprofilerate", 4096, "the server's runtime.MemProfileRate, for a heap profile that sees every connection's allocations")
@@ -125,22 +139,35 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		results, err := eachServer(servers, 0, func(srv *server, impl string) (*scaleResult, error) {
-			profiled := make(chan error, 1)
-			if cpuProfile != "" {
-				go func() { profiled <- profileMiddle(srv, duration, cpuProfile+"."+impl) }()
-			} else {
-				profiled <- nil
+		var results []*scaleResult
+		limits := []string{""}
+		if memLimit != "" {
+			limits = append(limits, memLimit)
+		}
+		for _, lim := range limits {
+			rs, err := eachServerLimited(servers, 0, lim, func(srv *server, impl string) (*scaleResult, error) {
+				profiled := make(chan error, 2)
+				if cpuProfile != "" && lim == "" {
+					go func() { profiled <- profileMiddle(srv, duration, cpuProfile+"."+impl) }()
+				} else {
+					profiled <- nil
+				}
+				if heapProfile != "" && lim == "" {
+					go func() { profiled <- heapMiddle(srv, duration, heapProfile+"."+impl) }()
+				} else {
+					profiled <- nil
+				}
+				r, err := scale(ctx, srv, conns, interval, duration, sampleE)
+				if err := errors.Join(err, <-profiled, <-profiled); err != nil {
+					return nil, err
+				}
+				r.impl, r.memLimit = impl, lim
+				return r, nil
+			})
+			if err != nil {
+				return err
 			}
-			r, err := scale(ctx, srv, conns, interval, duration, sampleE)
-			if err := errors.Join(err, <-profiled); err != nil {
-				return nil, err
-			}
-			r.impl = impl
-			return r, nil
-		})
-		if err != nil {
-			return err
+			results = append(results, rs...)
 		}
 		if *asJSON {
 			return writeJSON(w, scaleRecords(ri, interval, duration, results))
@@ -185,9 +212,15 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 // eachServer runs measure against a fresh server child for each
 // implementation in servers, in order, and returns the results.
 func eachServer[R any](servers []string, memProfileRate int, measure func(srv *server, impl string) (R, error)) ([]R, error) {
+	return eachServerLimited(servers, memProfileRate, "", measure)
+}
+
+// eachServerLimited is eachServer with the children's GOMEMLIMIT set to
+// memLimit (none if "").
+func eachServerLimited[R any](servers []string, memProfileRate int, memLimit string, measure func(srv *server, impl string) (R, error)) ([]R, error) {
 	var results []R
 	for _, impl := range servers {
-		err := withServer(impl, memProfileRate, func(srv *server) error {
+		err := withServer(impl, memProfileRate, memLimit, func(srv *server) error {
 			r, err := measure(srv, impl)
 			if err != nil {
 				return err
@@ -203,8 +236,8 @@ func eachServer[R any](servers []string, memProfileRate int, measure func(srv *s
 }
 
 // withServer runs f against a fresh server child running impl.
-func withServer(impl string, memProfileRate int, f func(*server) error) error {
-	srv, err := startServer(impl, memProfileRate)
+func withServer(impl string, memProfileRate int, memLimit string, f func(*server) error) error {
+	srv, err := startServer(impl, memProfileRate, memLimit)
 	if err != nil {
 		return err
 	}
@@ -235,6 +268,20 @@ func raiseFileLimit(conns int) (uint64, error) {
 		return lim.Cur, fmt.Errorf("%d connections need about %d open files; the limit is %d (hard %d)", conns, need, lim.Cur, lim.Max)
 	}
 	return lim.Cur, nil
+}
+
+// heapMiddle waits half a run of length d, then writes the server's heap
+// profile to file.
+func heapMiddle(srv *server, d time.Duration, file string) error {
+	time.Sleep(d / 2) // the tool's pacing: the run's middle
+	b, err := srv.fetch("/debug/pprof/heap")
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return fmt.Errorf("writing the heap profile: %w", err)
+	}
+	return nil
 }
 
 // profileMiddle waits a third of a run of length d, then writes the

@@ -104,13 +104,14 @@ type memSample struct {
 
 // scaleResult is one server's scale run.
 type scaleResult struct {
-	impl    string
-	conns   int
-	errors  uint64
-	hist    histogram     // from sending a call to its answer
-	late    histogram     // from when a call was due to its answer (no coordinated omission)
-	elapsed time.Duration // from the first call due to the last answer
-	samples []memSample
+	impl     string
+	memLimit string // the server's GOMEMLIMIT, or "" for none
+	conns    int
+	errors   uint64
+	hist     histogram     // from sending a call to its answer
+	late     histogram     // from when a call was due to its answer (no coordinated omission)
+	elapsed  time.Duration // from the first call due to the last answer
+	samples  []memSample
 }
 
 // scale opens conns connections, then has each call ping once per

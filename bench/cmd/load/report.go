@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/rpcgen/rpcgen/bench/internal/memtrend"
 )
 
 // info returns the run's context: date, machine, Go version, commit
@@ -78,8 +80,12 @@ func writeThroughput(w io.Writer, h string, calls, conns int, rs []*throughputRe
 
 func writeScale(w io.Writer, h string, limit uint64, interval, duration time.Duration, rs []*scaleResult) {
 	for _, r := range rs {
-		fmt.Fprintf(w, "#### Scale: %d connections, one ping each per %s for %s (%s server)\n\n%s; open-file limit %d. Server in a child process; it and the load tool share the machine.\n\n",
-			r.conns, interval, duration, r.impl, h, limit)
+		lim := ""
+		if r.memLimit != "" {
+			lim = ", GOMEMLIMIT=" + r.memLimit
+		}
+		fmt.Fprintf(w, "#### Scale: %d connections, one ping each per %s for %s (%s server%s)\n\n%s; open-file limit %d. Server in a child process; it and the load tool share the machine.\n\n",
+			r.conns, interval, duration, r.impl, lim, h, limit)
 		offered := float64(r.conns) / interval.Seconds()
 		achieved := float64(r.hist.count()) / r.elapsed.Seconds()
 		fmt.Fprintf(w, "%d calls, %d errors, in %.1f s: %.0f calls/s of the %.0f offered.\n\n", r.hist.count(), r.errors, r.elapsed.Seconds(), achieved, offered)
@@ -93,23 +99,71 @@ func writeScale(w io.Writer, h string, limit uint64, interval, duration time.Dur
 				ms(l.h.percentile(0.50)), ms(l.h.percentile(0.99)), ms(l.h.percentile(0.999)), ms(time.Duration(l.h.max)))
 		}
 		fmt.Fprintln(w)
+		writeMemory(w, r.samples)
 		fmt.Fprintln(w, "| time | server RSS | Go heap in use | live heap at the last GC | GCs | goroutine stacks | goroutines |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
 		for _, s := range r.samples {
 			fmt.Fprintf(w, "| %.0f s | %s | %s | %s | %d | %s | %d |\n", s.at.Seconds(), mib(s.rss), mib(s.stats.HeapInuse),
 				mib(s.stats.HeapLive), s.stats.GCCycles, mib(s.stats.StackInuse), s.stats.Goroutines)
 		}
-		if n := len(r.samples); n >= 2 {
-			first, last := r.samples[0], r.samples[n-1]
-			fmt.Fprintf(w, "\nFrom the first sample to the last: RSS %+.1f %%, heap in use %+.1f %%, live heap at the last GC %+.1f %% (%d GCs in between; no GC is forced).\n",
-				growth(first.rss, last.rss), growth(first.stats.HeapInuse, last.stats.HeapInuse),
-				growth(first.stats.HeapLive, last.stats.HeapLive), last.stats.GCCycles-first.stats.GCCycles)
-		}
 		fmt.Fprintln(w)
 	}
 }
 
-func growth(a, b uint64) float64 { return (float64(b) - float64(a)) / float64(a) * 100 }
+// writeMemory summarises a scale run's memory samples: each quantity's
+// range, the trend that judges it flat (see package memtrend) and, for
+// comparison, the change from the first sample to the last.
+func writeMemory(w io.Writer, samples []memSample) {
+	if len(samples) == 0 {
+		return
+	}
+	rss, heap, live := summaries(samples)
+	fmt.Fprintf(w, "Memory, sampled every %.0f s without forcing a GC (%d samples). Flat means the mean of the last third of the samples "+
+		"is at most %.0f %% above the mean of the middle third, for RSS and heap in use; the first third is the warm-up.\n\n",
+		sampleStep(samples), len(samples), flatLimit)
+	fmt.Fprintln(w, "| | min | median | max | middle third | last third | trend | first → last |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, q := range []struct {
+		name string
+		s    memtrend.Summary
+	}{{"server RSS", rss}, {"Go heap in use", heap}, {"live heap at the last GC", live}} {
+		trend := "—"
+		if q.s.Judged {
+			trend = fmt.Sprintf("%+.1f %%", q.s.Trend)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s → %s (%+.1f %%) |\n", q.name, mibf(q.s.Min), mibf(q.s.Median), mibf(q.s.Max),
+			mibf(q.s.Middle), mibf(q.s.Late), trend, mibf(q.s.First), mibf(q.s.Last), q.s.FirstToLast)
+	}
+	fmt.Fprintf(w, "\nFlat: %v. GCs during the run: %d.\n\n", memtrend.Flat(flatLimit, rss, heap),
+		samples[len(samples)-1].stats.GCCycles-samples[0].stats.GCCycles)
+}
+
+// flatLimit is the most the mean of the last third of a run's samples may
+// exceed the mean of its middle third for memory to count as flat, in
+// percent.
+const flatLimit = 10.0
+
+// summaries summarises the samples' RSS, heap in use and live heap.
+func summaries(samples []memSample) (rss, heap, live memtrend.Summary) {
+	var r, h, l []float64
+	for _, s := range samples {
+		r = append(r, float64(s.rss))
+		h = append(h, float64(s.stats.HeapInuse))
+		l = append(l, float64(s.stats.HeapLive))
+	}
+	return memtrend.Summarise(r), memtrend.Summarise(h), memtrend.Summarise(l)
+}
+
+// sampleStep is the mean time between two samples, in seconds.
+func sampleStep(samples []memSample) float64 {
+	if len(samples) < 2 {
+		return 0
+	}
+	return (samples[len(samples)-1].at - samples[0].at).Seconds() / float64(len(samples)-1)
+}
+
+// mibf formats bytes in MiB.
+func mibf(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func writeIdle(w io.Writer, h string, limit uint64, rs []*idleResult) error {
 	for _, r := range rs {

@@ -45,6 +45,7 @@ type stats struct {
 	Sys        uint64 `json:"sys"`
 	HeapLive   uint64 `json:"heapLive"` // live heap marked by the last GC
 	GCCycles   uint64 `json:"gcCycles"` // GCs since the server started
+	MemLimit   int64  `json:"memLimit"` // the runtime's memory limit (math.MaxInt64: none)
 }
 
 // serveMain runs the server child: it listens on a loopback port for
@@ -130,6 +131,7 @@ func statsMux(conns *atomic.Int64) *http.ServeMux {
 			Conns: conns.Load(), Goroutines: runtime.NumGoroutine(),
 			HeapInuse: m.HeapInuse, HeapAlloc: m.HeapAlloc, StackInuse: m.StackInuse, Sys: m.Sys,
 			HeapLive: samples[0].Value.Uint64(), GCCycles: samples[1].Value.Uint64(),
+			MemLimit: debug.SetMemoryLimit(-1),
 		})
 	})
 	mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))

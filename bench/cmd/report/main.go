@@ -52,7 +52,7 @@ const (
 	mcpAllocsTarget  = 1.0 / 5 // rpcgen allocs/op ÷ the faster MCP SDK's
 	idleTargetBytes  = 10_000  // server memory per idle connection, RSS and heap
 	idleGoroutines   = 1.0     // goroutines per idle connection: the reader only
-	flatTarget       = 10.0    // % growth of RSS and heap in use over a scale run
+	flatTarget       = 10.0    // % growth of RSS and heap in use from the middle third of a scale run to its last third (package memtrend)
 	scaleConns       = 10_000  // connections of the scale run
 	scaleSeconds     = 60      // its length
 )

@@ -43,7 +43,8 @@ const loadSample = `{"mode":"throughput","server":"rpcgen","run":{"date":"2026-1
 {"mode":"throughput","server":"minimal","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":64,"calls":100000,"errors":0,"seconds":2.5,"calls_per_s":40000,"latency":{"p50_ms":1.5,"p99_ms":5,"p999_ms":10,"max_ms":20}}
 {"mode":"idle","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":2000,"errors":0,"levels":[{"conns":1000,"rss":20971520,"heap":1,"rss_per_conn":10000,"heap_per_conn":9000,"stack_per_conn":2000,"goroutines_per_conn":1},{"conns":2000,"rss":41943040,"heap":1,"rss_per_conn":10001,"heap_per_conn":8000,"stack_per_conn":2000,"goroutines_per_conn":1}],"base_rss":1,"base_heap":1,"heap_sites":[{"leaf":"bufio.NewReaderSize","owner":"main.serve","bytes_per_conn":4096,"objects_per_conn":1}]}
 {"mode":"idle","server":"minimal","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":2000,"errors":0,"levels":[{"conns":2000,"rss":41943040,"heap":1,"rss_per_conn":50000,"heap_per_conn":50000,"stack_per_conn":8000,"goroutines_per_conn":3}]}
-{"mode":"scale","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":10000,"calls":600000,"errors":0,"seconds":60.5,"calls_per_s":9917,"latency":{"p50_ms":0.5,"p99_ms":150,"p999_ms":400,"max_ms":500},"interval_s":1,"duration_s":60,"offered_per_s":10000,"latency_from_due":{"p50_ms":0.75,"p99_ms":160,"p999_ms":410,"max_ms":510},"samples":[{"at_s":0,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":3,"stack":1,"goroutines":10005},{"at_s":55,"rss":115343360,"heap_inuse":104857600,"heap_live":52428800,"gcs":7,"stack":1,"goroutines":10005}]}
+{"mode":"scale","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":10000,"calls":600000,"errors":0,"seconds":60.5,"calls_per_s":9917,"latency":{"p50_ms":0.5,"p99_ms":150,"p999_ms":400,"max_ms":500},"interval_s":1,"duration_s":60,"offered_per_s":10000,"latency_from_due":{"p50_ms":0.75,"p99_ms":160,"p999_ms":410,"max_ms":510},"samples":[{"at_s":0.0,"rss":62914560,"heap_inuse":62914560,"heap_live":52428800,"gcs":3,"stack":1,"goroutines":10005},{"at_s":7.5,"rss":157286400,"heap_inuse":104857600,"heap_live":52428800,"gcs":4,"stack":1,"goroutines":10005},{"at_s":15.0,"rss":209715200,"heap_inuse":104857600,"heap_live":52428800,"gcs":5,"stack":1,"goroutines":10005},{"at_s":22.5,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":6,"stack":1,"goroutines":10005},{"at_s":30.0,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":7,"stack":1,"goroutines":10005},{"at_s":37.5,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":8,"stack":1,"goroutines":10005},{"at_s":45.0,"rss":115343360,"heap_inuse":104857600,"heap_live":52428800,"gcs":9,"stack":1,"goroutines":10005},{"at_s":52.5,"rss":115343360,"heap_inuse":104857600,"heap_live":52428800,"gcs":10,"stack":1,"goroutines":10005},{"at_s":60.0,"rss":115343360,"heap_inuse":104857600,"heap_live":52428800,"gcs":11,"stack":1,"goroutines":10005}]}
+{"mode":"scale","server":"rpcgen","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":10000,"calls":600000,"errors":0,"seconds":60.5,"calls_per_s":9917,"latency":{"p50_ms":0.5,"p99_ms":150,"p999_ms":400,"max_ms":500},"interval_s":1,"duration_s":60,"offered_per_s":10000,"latency_from_due":{"p50_ms":0.75,"p99_ms":160,"p999_ms":410,"max_ms":510},"samples":[{"at_s":0.0,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":3,"stack":1,"goroutines":10005},{"at_s":7.5,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":4,"stack":1,"goroutines":10005},{"at_s":15.0,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":5,"stack":1,"goroutines":10005},{"at_s":22.5,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":6,"stack":1,"goroutines":10005},{"at_s":30.0,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":7,"stack":1,"goroutines":10005},{"at_s":37.5,"rss":104857600,"heap_inuse":104857600,"heap_live":52428800,"gcs":8,"stack":1,"goroutines":10005},{"at_s":45.0,"rss":209715200,"heap_inuse":104857600,"heap_live":52428800,"gcs":9,"stack":1,"goroutines":10005},{"at_s":52.5,"rss":209715200,"heap_inuse":104857600,"heap_live":52428800,"gcs":10,"stack":1,"goroutines":10005},{"at_s":60.0,"rss":209715200,"heap_inuse":104857600,"heap_live":52428800,"gcs":11,"stack":1,"goroutines":10005}],"mem_limit":"128MiB"}
 {"mode":"scale","server":"minimal","run":{"date":"2026-11-25 07:00 UTC","cpu":"Test CPU","cores":2,"go":"go1.26.0","osarch":"linux/amd64","commit":"abc1234"},"conns":1000,"calls":10000,"errors":2,"seconds":10,"calls_per_s":1000,"latency":{"p50_ms":0.25,"p99_ms":2,"p999_ms":3,"max_ms":4},"interval_s":1,"duration_s":10,"offered_per_s":1000,"latency_from_due":{"p50_ms":0.3,"p99_ms":2.5,"p999_ms":3,"max_ms":4},"samples":[{"at_s":0,"rss":104857600,"heap_inuse":104857600,"heap_live":1,"gcs":3,"stack":1,"goroutines":1},{"at_s":8,"rss":209715200,"heap_inuse":104857600,"heap_live":1,"gcs":3,"stack":1,"goroutines":1}]}
 `
 
@@ -71,10 +72,14 @@ func TestLoadTargets(t *testing.T) {
 		// the minimal server is shown, not held to the targets.
 		"| minimal | 2000 | 40.0 MiB | 50.0 KB | 50.0 KB | 8.0 KB | 3.00 |",
 		"| `bufio.NewReaderSize` | `main.serve` | 4096 |",
-		// RSS 100 → 110 MiB is +10.0 %, at the limit: flat.
-		"| rpcgen | 10000 | 600000 (60 s) | 9917 of 10000 | 0 | 0.50 ms | 150.00 ms | 160.00 ms | 100.0 MiB → 110.0 MiB (+10.0 %) | 100.0 MiB → 100.0 MiB (+0.0 %) | 50.0 MiB → 50.0 MiB | 4 | ✓ |",
-		// +100 % RSS: not flat; the minimal server's targets are not counted.
-		"| minimal | 1000 | 10000 (10 s) | 1000 of 1000 | 2 | 0.25 ms | 2.00 ms | 2.50 ms | 100.0 MiB → 200.0 MiB (+100.0 %) |",
+		// RSS: the middle third's mean 100 MiB, the last third's 110 MiB:
+		// +10.0 %, at the limit, flat, although first → last is +83 %.
+		"| rpcgen | — | 10000 | 600000 (60 s) | 9917 of 10000 | 0 | 0.50 ms | 150.00 ms | 160.00 ms | 60.0 / 110.0 / 200.0 MiB | +10.0 % | 60.0 / 100.0 / 100.0 MiB | +0.0 % | 60.0 MiB → 110.0 MiB (+83.3 %) | 60.0 MiB → 100.0 MiB (+66.7 %) | 50.0 MiB → 50.0 MiB | 8 | ✓ |",
+		// With a memory limit: a row of its own, not held to the targets.
+		"| rpcgen | 128MiB | 10000 | 600000 (60 s) | 9917 of 10000 | 0 | 0.50 ms | 150.00 ms | 160.00 ms | 100.0 / 100.0 / 200.0 MiB | +100.0 % |",
+		// Two samples: too few to judge, not flat; the minimal server's
+		// targets are not counted.
+		"| minimal | — | 1000 | 10000 (10 s) | 1000 of 1000 | 2 | 0.25 ms | 2.00 ms | 2.50 ms | 100.0 / 150.0 / 200.0 MiB | — | 100.0 / 100.0 / 100.0 MiB | — | 100.0 MiB → 200.0 MiB (+100.0 %) |",
 		"**Targets met: 4 of 5.** Not met:\n\n- idle RSS per connection ≤ 10 KB (rpcgen): 10.0 KB at 2000 connections\n\n",
 	} {
 		if !strings.Contains(got, want) {
@@ -88,7 +93,7 @@ func TestLoadTargets(t *testing.T) {
 func TestScaleShortRun(t *testing.T) {
 	var short []string
 	for _, line := range strings.Split(strings.TrimSpace(loadSample), "\n") {
-		if strings.Contains(line, `"mode":"scale","server":"rpcgen"`) {
+		if strings.Contains(line, `"mode":"scale","server":"rpcgen"`) && !strings.Contains(line, "mem_limit") {
 			short = append(short, strings.Replace(line, `"duration_s":60`, `"duration_s":10`, 1))
 		}
 	}
@@ -96,7 +101,7 @@ func TestScaleShortRun(t *testing.T) {
 	for _, want := range []string{
 		"**Targets met: 0 of 2.** Not met:\n\n",
 		"- scale: no error (rpcgen): 0 errors, 9917 of 10000 calls/s offered, 10000 connections × 10 s, shorter than the target's 10000 × 60 s\n",
-		"- scale: server memory flat (rpcgen): RSS +10.0 %, heap in use +0.0 %, 10000 connections × 10 s, shorter than the target's 10000 × 60 s\n",
+		"- scale: server memory flat (rpcgen): trend RSS +10.0 %, heap in use +0.0 % (first → last: +83.3 %, +66.7 %), 10000 connections × 10 s, shorter than the target's 10000 × 60 s\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
