@@ -130,3 +130,25 @@ func TestConnContextAfterFuncSmall(t *testing.T) {
 	}
 	runtime.KeepAlive(stops)
 }
+
+// Wrapping an accepted connection allocates the serverConn (with its
+// message-timeout wrapper and context inside), its place in the list of
+// connections not yet established and the Server's new "changed"
+// channel, nothing else: an idle connection keeps no separate wrapper or
+// address string.
+func TestWrapAllocations(t *testing.T) {
+	s := &Server{HandshakeTimeout: -1, MaxConns: -1}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.initLocked()
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	allocs := testing.AllocsPerRun(100, func() {
+		sc := s.wrapLocked(a)
+		sc.forgetLocked()
+	})
+	if allocs > 3 {
+		t.Errorf("wrapLocked: %.0f allocations, want 3 (the serverConn, its list element, a channel)", allocs)
+	}
+}

@@ -303,12 +303,12 @@ func (s *Server) startConn(c net.Conn) bool {
 
 // startServing runs Start for c; c's end is then up to whoever closes it.
 func (s *Server) startServing(ctx context.Context, c *serverConn) {
-	s.logger().Debug("transport: connection opened", "remote", c.remote)
+	s.logger().Debug("transport: connection opened", "remote", c.remote())
 	c.started = true
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger().Error("transport: connection start panicked",
-				"remote", c.remote, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				"remote", c.remote(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			_ = c.Close()
 		}
 	}()
@@ -324,12 +324,12 @@ func (s *Server) finishConn(c *serverConn) {
 	delete(s.conns, c.raw)
 	s.doneLocked()
 	s.mu.Unlock()
-	s.logger().Debug("transport: connection closed", "remote", c.remote)
+	s.logger().Debug("transport: connection closed", "remote", c.remote())
 }
 
 // serveConn runs the handler for c and cleans up after it.
 func (s *Server) serveConn(ctx context.Context, c *serverConn) {
-	remote := c.remote
+	remote := c.remote()
 	s.logger().Debug("transport: connection opened", "remote", remote)
 	defer s.finishConn(c)
 	defer func() {

@@ -35,10 +35,12 @@ func MarkEstablished(c net.Conn) {
 // connection with the idle and message timeouts, which also tracks the
 // handshake.
 type serverConn struct {
-	net.Conn // raw, wrapped with the idle and message timeouts
+	net.Conn // raw, wrapped with the idle and message timeouts: &msg, or an idle wrapper
 	raw      net.Conn
 	s        *Server
-	remote   string
+	// msg is the message-timeout wrapper when there is a message
+	// timeout, part of the serverConn so that it is not allocated apart.
+	msg messageConn
 	timer    *time.Timer // closes the connection at the handshake deadline; nil without one or once stopped (guarded by s.mu after wrapLocked)
 	ctx      ctxState    // of the context passed to Handler or Start
 	// started: the Server's Start serves the connection, which ends when
@@ -57,12 +59,12 @@ type serverConn struct {
 // wrapLocked wraps an accepted connection that holds a slot. s.mu must be
 // held.
 func (s *Server) wrapLocked(c net.Conn) *serverConn {
-	sc := &serverConn{
-		Conn:   WithMessageTimeout(c, s.lim.idle, s.lim.message),
-		raw:    c,
-		s:      s,
-		remote: fmt.Sprint(c.RemoteAddr()),
-		slot:   true,
+	sc := &serverConn{raw: c, s: s, slot: true}
+	if s.lim.message > 0 {
+		sc.msg = messageConn{Conn: c, idle: s.lim.idle, message: s.lim.message, base: time.Now()}
+		sc.Conn = &sc.msg
+	} else {
+		sc.Conn = WithIdleTimeout(c, s.lim.idle)
 	}
 	sc.elem = s.unestablished.PushBack(sc)
 	s.signalLocked() // a Serve loop waiting for room may now evict it
@@ -71,6 +73,9 @@ func (s *Server) wrapLocked(c net.Conn) *serverConn {
 	}
 	return sc
 }
+
+// remote is the peer's address, for logs and errors.
+func (c *serverConn) remote() net.Addr { return c.raw.RemoteAddr() }
 
 // Read reads from the connection; once the Server has closed it for a
 // limit, the error says which.
@@ -142,10 +147,10 @@ func (c *serverConn) handshakeExpired() {
 		return
 	}
 	c.dropLocked(fmt.Errorf("%w: connection from %s: not established %v after it was accepted",
-		ErrHandshakeTimeout, c.remote, s.lim.handshake))
+		ErrHandshakeTimeout, c.remote(), s.lim.handshake))
 	s.mu.Unlock()
 	s.logger().Debug("transport: closed a connection not established in time",
-		"remote", c.remote, "handshake_timeout", s.lim.handshake)
+		"remote", c.remote(), "handshake_timeout", s.lim.handshake)
 	_ = c.raw.Close()
 }
 
@@ -206,7 +211,7 @@ func (s *Server) waitRoomLocked(take bool) (victim *serverConn, ok bool) {
 			victim = front.Value.(*serverConn)
 			s.evictions.Add(1)
 			victim.dropLocked(fmt.Errorf("%w: connection from %s: closed before it was established (MaxConns %d)",
-				ErrEvicted, victim.remote, max))
+				ErrEvicted, victim.remote(), max))
 			s.slots++
 			return victim, true
 		}
@@ -235,6 +240,6 @@ func (s *Server) waitRoom() bool {
 // evict closes a connection evicted by waitRoomLocked.
 func (s *Server) evict(victim *serverConn) {
 	s.logger().Debug("transport: closed the oldest connection not yet established to make room for a new one",
-		"remote", victim.remote, "max_conns", s.lim.maxConns)
+		"remote", victim.remote(), "max_conns", s.lim.maxConns)
 	_ = victim.raw.Close()
 }
