@@ -40,9 +40,9 @@ type serverConn struct {
 	s        *Server
 	// msg is the message-timeout wrapper when there is a message
 	// timeout, part of the serverConn so that it is not allocated apart.
-	msg messageConn
-	timer    *time.Timer // closes the connection at the handshake deadline; nil without one or once stopped (guarded by s.mu after wrapLocked)
-	ctx      ctxState    // of the context passed to Handler or Start
+	msg   messageConn
+	timer *time.Timer // closes the connection at the handshake deadline; nil without one or once stopped (guarded by s.mu after wrapLocked)
+	ctx   ctxState    // of the context passed to Handler or Start
 	// started: the Server's Start serves the connection, which ends when
 	// it is closed; finished makes that end happen once.
 	started  bool
