@@ -95,9 +95,12 @@ func TestScaleSmoke(t *testing.T) {
 func TestIdleSmoke(t *testing.T) {
 	for _, impl := range impls {
 		t.Run(impl, func(t *testing.T) {
-			srv := testServer(t, impl, 512)
+			srv := testServer(t, impl, 0)
 			r, err := idle(testContext(t), srv, []int{5, 20})
 			if err != nil {
+				t.Fatal(err)
+			}
+			if err := idleProfiles(testContext(t), testServer(t, impl, 512), 20, r); err != nil {
 				t.Fatal(err)
 			}
 			if len(r.levels) != 2 || r.levels[1].conns != 20 {

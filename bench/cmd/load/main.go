@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		fs.StringVar(&heapProfile, "heapprofile", "", "write the server's heap profile at the middle of the run to `file`.<server>")
 	case "idle":
 		fs.StringVar(&levels, "levels", "1000,5000,10000", "comma-separated connection counts, increasing")
-		fs.IntVar(&profileRate, "memprofilerate", 4096, "the server's runtime.MemProfileRate, for a heap profile that sees every connection's allocations")
+		fs.IntVar(&profileRate, "memprofilerate", 4096, "runtime.MemProfileRate of the second server, which gives the heap profile at the last level, fine enough to see every connection's allocations (memory is measured on a first server, at Go's default rate, since the profile's records take memory of their own)")
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		return fmt.Errorf("unknown mode %q", mode)
@@ -186,13 +186,24 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		results, err := eachServer(servers, profileRate, func(srv *server, impl string) (*idleResult, error) {
+		results, err := eachServer(servers, 0, func(srv *server, impl string) (*idleResult, error) {
 			r, err := idle(ctx, srv, ns)
 			if err != nil {
 				return nil, err
 			}
 			r.impl = impl
 			return r, nil
+		})
+		if err != nil {
+			return err
+		}
+		_, err = eachServer(servers, profileRate, func(srv *server, impl string) (struct{}, error) {
+			for _, r := range results {
+				if r.impl == impl {
+					return struct{}{}, idleProfiles(ctx, srv, ns[len(ns)-1], r)
+				}
+			}
+			return struct{}{}, nil
 		})
 		if err != nil {
 			return err

@@ -248,11 +248,25 @@ func idle(ctx context.Context, srv *server, levels []int) (*idleResult, error) {
 		lv.stackPer = (float64(m.stats.StackInuse) - float64(b.stats.StackInuse)) / float64(n)
 		res.levels = append(res.levels, lv)
 	}
-	if res.profile, err = srv.profile("heap"); err != nil {
-		return nil, err
-	}
-	if res.goroutines, err = srv.profile("goroutine"); err != nil {
-		return nil, err
-	}
 	return res, nil
+}
+
+// idleProfiles opens n idle connections to srv, a server of its own
+// (with a finer heap-profiling rate, whose records would swell the
+// memory idle measures), and keeps its heap and goroutine profiles in
+// res.
+func idleProfiles(ctx context.Context, srv *server, n int, res *idleResult) error {
+	clients, err := dialAll(ctx, srv.addr, n)
+	if err != nil {
+		return fmt.Errorf("opening %d connections: %w", n, err)
+	}
+	defer closeAll(clients)
+	if err := srv.waitConns(int64(n), 30*time.Second); err != nil {
+		return err
+	}
+	if res.profile, err = srv.profile("heap"); err != nil {
+		return err
+	}
+	res.goroutines, err = srv.profile("goroutine")
+	return err
 }

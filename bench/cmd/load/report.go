@@ -167,7 +167,7 @@ func mibf(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func writeIdle(w io.Writer, h string, limit uint64, rs []*idleResult) error {
 	for _, r := range rs {
-		fmt.Fprintf(w, "#### Idle connections after hello (%s server)\n\n%s; open-file limit %d. Server in a child process; memory after a GC, minus the same with no connection (RSS %s, heap %s).\n\n",
+		fmt.Fprintf(w, "#### Idle connections after hello (%s server)\n\n%s; open-file limit %d. Server in a child process at Go's default heap-profiling rate; memory after a GC, minus the same with no connection (RSS %s, heap %s).\n\n",
 			r.impl, h, limit, mib(r.base.rss), mib(r.base.stats.HeapInuse))
 		fmt.Fprintln(w, "| connections | server RSS | RSS / conn | Go heap / conn | goroutine stacks / conn | goroutines / conn |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
@@ -180,7 +180,7 @@ func writeIdle(w io.Writer, h string, limit uint64, rs []*idleResult) error {
 			return err
 		}
 		n := float64(r.levels[len(r.levels)-1].conns)
-		fmt.Fprintf(w, "\nLive heap at %.0f idle connections by allocation site (heap profile, scaled from its samples):\n\n", n)
+		fmt.Fprintf(w, "\nLive heap at %.0f idle connections by allocation site (heap profile of a second server with a finer profiling rate, scaled from its samples):\n\n", n)
 		fmt.Fprintln(w, "| allocated by | from | bytes / conn | objects / conn |")
 		fmt.Fprintln(w, "|---|---|---:|---:|")
 		for i, s := range sites {
