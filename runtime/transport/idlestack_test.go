@@ -1,0 +1,70 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"runtime"
+	"testing"
+)
+
+// An idle connection served through Start keeps one goroutine stack on
+// the server, its reader's, of at most 4 KB: measured from outside the
+// goroutines, as the growth of the stacks in use over many idle
+// connections (raw clients, which start no goroutine in this process).
+//
+// 4 KB, not 2 KB: the reader grows its stack past the 2 KB a goroutine
+// starts with while it handles a message, and the runtime halves a
+// stack at a GC only while the goroutine uses under a quarter of it,
+// counting an 800-byte guard, so a 4 KB stack shrinks only for a
+// goroutine parked less than 224 bytes deep. A reader parked in a
+// socket read is about 1.4 KB deep, of which the runtime and package
+// net take 456 bytes (see bench/README.md).
+func TestServerStartIdleStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 400 connections")
+	}
+	const n = 400 // 800 descriptors in this process: under the usual limit of 1,024
+	s := &Server{Start: startJSONRPC, MaxConns: -1}
+	ln := listen(t)
+	errc := serveResult(t, s, ln)
+	waitServerGoroutines(t, 0) // the connections of earlier tests are gone
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	clients := make([]net.Conn, n)
+	for i := range clients {
+		c := dial(t, ln.Addr())
+		clients[i] = c
+		if _, err := c.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"hello"}` + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || line != `{"jsonrpc":"2.0","id":1,"result":"hi"}`+"\n" {
+			t.Fatalf("hello: %q, %v", line, err)
+		}
+	}
+	waitServerGoroutines(t, n) // the workers and writers have ended
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := (float64(after.StackInuse) - float64(before.StackInuse)) / n
+	t.Logf("%.0f bytes of goroutine stacks per idle connection", per)
+	// The reader's stack, and some slack for the stacks of ended
+	// goroutines the runtime keeps for reuse.
+	want := 4096.0 + 1024
+	if raceEnabled {
+		want = 8192 + 1024 // the race detector's frames are larger
+	}
+	if per > want {
+		t.Errorf("idle connections hold %.0f bytes of goroutine stacks each, want at most %.0f (the reader's stack)", per, want)
+	}
+	for _, c := range clients {
+		c.Close()
+	}
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if err := <-errc; !errors.Is(err, ErrServerClosed) {
+		t.Errorf("Serve: %v", err)
+	}
+}
