@@ -28,7 +28,7 @@ BENCHPARTS    ?= generate rpc lsp mcp load
 # The load tool's flags for each of its modes (bench/cmd/load).
 LOAD_THROUGHPUT ?= -calls 100000 -conns 64 -impls rpcgen,minimal
 LOAD_IDLE       ?= -levels 1000,5000,10000 -impls rpcgen,minimal
-LOAD_SCALE      ?= -conns 10000 -interval 1s -duration 1m -impls rpcgen
+LOAD_SCALE      ?= -conns 10000 -interval 1s -duration 1m -impls rpcgen -memlimit 160MiB
 BENCHCOLS     := /impl@(rpcgen xexp jrpc2 sourcegraph gosdk mcpgo stdjson preencoded)
 
 .PHONY: all generate test fmt vet staticcheck deps gopls unit nested check-generated fuzz bench bench-runtime clean
