@@ -123,8 +123,13 @@ func (s *session) gate(next jsonrpc.Handler) jsonrpc.Handler {
 
 // Ping reports that the runtime is up.
 func (s *session) Ping(context.Context) (*supex.PingResult, error) {
-	return &supex.PingResult{Status: "ok", Version: version, Message: "Supex server is running"}, nil
+	return pingResult, nil
 }
+
+// pingResult is every ping's answer, made once: the connection only
+// encodes a result, so one value serves all calls without an allocation
+// each.
+var pingResult = &supex.PingResult{Status: "ok", Version: version, Message: "Supex server is running"}
 
 // ResourcesList lists the top-level entities with their bounds.
 func (s *session) ResourcesList(context.Context) (*supex.ResourcesListResult, error) {
