@@ -57,7 +57,7 @@ func TestConnContextCancelledOnClose(t *testing.T) {
 	if !stop() {
 		t.Error("stop before cancel: false, want true")
 	}
-	if ctx.Done() != ctx.Done() {
+	if d1, d2 := ctx.Done(), ctx.Done(); d1 != d2 {
 		t.Error("Done returns different channels")
 	}
 
