@@ -78,7 +78,9 @@ type Server struct {
 	// pass c to jsonrpc.NewConn. ctx is cancelled at Shutdown or Close,
 	// and once c is closed: Start ties the connection's end to it with
 	// context.AfterFunc (Shutdown then waits until every connection is
-	// closed). Start runs on the goroutine that accepts connections; a
+	// closed). That context carries no values or deadline, and
+	// context.AfterFunc and context.WithCancel on it keep no map of
+	// children. Start runs on the goroutine that accepts connections; a
 	// panic in it is logged and closes c.
 	Start func(ctx context.Context, c net.Conn)
 	// IdleTimeout closes a connection that receives no bytes for this
