@@ -124,7 +124,6 @@ func mb(b uint64) string   { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) 
 func kb(b float64) string  { return fmt.Sprintf("%.1f KB", b/1000) }
 func msf(v float64) string { return fmt.Sprintf("%.2f ms", v) }
 
-
 // renderLoad writes the load tool's tables and adds their targets to ts.
 func renderLoad(b *strings.Builder, recs []loadRecord, ts *targets) {
 	if len(recs) == 0 {
