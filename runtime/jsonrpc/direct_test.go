@@ -43,11 +43,12 @@ func (s *stackStream) last() string {
 	return st
 }
 
-// TestDirectWriteWhenNoWriterRuns: with no writer running, a call or
-// notification whose context cannot end is written by the caller's own
-// goroutine, and a handler's answer by the worker that ran the handler;
-// one whose context can end goes through the write loop, so that it can
-// give up while the peer does not read.
+// TestDirectWriteWhenNoWriterRuns: with no writer running, a call whose
+// context cannot end is written by the caller's own goroutine, and a
+// handler's answer by the worker that ran the handler; a call whose
+// context can end goes through the write loop, so that it can give up
+// while the peer does not read, and so does a notification, so that
+// notifications sent in a row share a write.
 func TestDirectWriteWhenNoWriterRuns(t *testing.T) {
 	s1, s2 := net.Pipe()
 	cs, ss := &stackStream{ReadWriteCloser: s1}, &stackStream{ReadWriteCloser: s2}
@@ -74,10 +75,10 @@ func TestDirectWriteWhenNoWriterRuns(t *testing.T) {
 	if err := client.Notify(context.Background(), "note", nil); err != nil {
 		t.Fatal(err)
 	}
-	if st := cs.last(); !strings.Contains(st, "(*Conn).Notify(") {
-		t.Errorf("the notification was not written by its sender:\n%s", st)
-	}
 	<-noted
+	if st := cs.last(); !strings.Contains(st, "writeLoop") {
+		t.Errorf("the notification was not written by the write loop:\n%s", st)
+	}
 
 	// A call that may end early is queued.
 	ctx := ctxLimit(t)
@@ -106,7 +107,7 @@ func TestDirectWriteHandsOverQueued(t *testing.T) {
 
 	gated.block()
 	sent := make(chan error, 1)
-	go func() { sent <- client.Notify(context.Background(), "first", nil) }()
+	go func() { sent <- client.Call(context.Background(), "first", nil, nil) }()
 	<-gated.entered // "first" is being written by its sender
 	if err := client.Notify(ctxLimit(t), "second", nil); err != nil {
 		t.Fatal(err)
@@ -141,32 +142,23 @@ func (s *failingStream) Close() error              { s.once.Do(func() { close(s.
 
 // TestDirectWriteErrorFailsCall: a direct write that fails ends the
 // connection, and the call fails with an error saying so once the
-// connection has given the peer DrainTimeout to say why; a notification
-// fails at once.
+// connection has given the peer DrainTimeout to say why.
 func TestDirectWriteErrorFailsCall(t *testing.T) {
-	for _, notify := range []bool{false, true} {
-		c := NewConn(&failingStream{closed: make(chan struct{})}, Options{DrainTimeout: 10 * time.Millisecond})
-		errc := make(chan error, 1)
-		go func() {
-			if notify {
-				errc <- c.Notify(context.Background(), "tick", nil)
-			} else {
-				errc <- c.Call(context.Background(), "add", addParams{A: 1, B: 2}, nil)
-			}
-		}()
-		select {
-		case err := <-errc:
-			if !errors.Is(err, ErrClosed) || !errors.Is(err, syscall.EPIPE) {
-				t.Errorf("notify %v: error %v; want one wrapping ErrClosed and EPIPE", notify, err)
-			}
-		case <-time.After(waitLimit):
-			t.Fatalf("notify %v: the send did not fail", notify)
+	c := NewConn(&failingStream{closed: make(chan struct{})}, Options{DrainTimeout: 10 * time.Millisecond})
+	defer c.Close()
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(context.Background(), "add", addParams{A: 1, B: 2}, nil) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, ErrClosed) || !errors.Is(err, syscall.EPIPE) {
+			t.Errorf("call error %v; want one wrapping ErrClosed and EPIPE", err)
 		}
-		<-c.Done()
-		if err := c.Err(); !errors.Is(err, syscall.EPIPE) {
-			t.Errorf("notify %v: Err() = %v; want the write error", notify, err)
-		}
-		c.Close()
+	case <-time.After(waitLimit):
+		t.Fatal("the call did not fail")
+	}
+	<-c.Done()
+	if err := c.Err(); !errors.Is(err, syscall.EPIPE) {
+		t.Errorf("Err() = %v; want the write error", err)
 	}
 }
 

@@ -164,9 +164,10 @@ func (c *Conn) writeMessage(q queued) error {
 // goroutine and back. It reports false, having written nothing, when q
 // must be queued instead. A sender that writes directly may block while
 // the peer does not read, so only one that would wait as long anyway may
-// call it: never the read loop (see replyFromReader), and a caller only
-// when nothing but the connection's end can stop it waiting (see
-// canWriteDirect). A write error is returned, and ends the connection in
+// call it: never the read loop (see replyFromReader); a caller only when
+// nothing but the connection's end can stop it waiting for its answer
+// (see call); a handler's worker, whose answer waits for nothing else
+// (see enqueue). A write error is returned, and ends the connection in
 // the background as a writer's would.
 func (c *Conn) writeDirect(q queued) (written bool, err error) {
 	if c.related != nil || !c.out.claim(&c.wg) {
@@ -202,21 +203,18 @@ func (c *Conn) directFailed(err error) {
 	c.out.stop()
 }
 
-// canWriteDirect reports whether a message sent under ctx may be written
-// from the sending goroutine (writeDirect): ctx cannot end, or it is the
-// connection's own, which ends with it.
-func (c *Conn) canWriteDirect(ctx context.Context) bool {
-	return ctx.Done() == nil || ctx == c.ctx
-}
-
 // writeFailedError is the error of a send whose direct write failed.
 func writeFailedError(err error) error {
 	return fmt.Errorf("%w (jsonrpc: writing: %w)", ErrClosed, err)
 }
 
 // enqueue hands msg to the write loop, waiting while the queue is full
-// unless ctx or the connection ends first. It writes msg itself instead
-// when it may (see writeDirect).
+// unless ctx or the connection ends first. An answer sent under the
+// connection's own context (a handler's, from its worker) is written by
+// the sender instead when no writer runs (see writeDirect): that context
+// ends with the connection, which ends a blocked write. Notifications
+// are always queued: their sender waits for nothing, and the writer
+// gathers those sent in a row into one write.
 func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	select {
 	case <-c.done:
@@ -224,7 +222,7 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	default:
 	}
 	q := queued{msg, c.relatedTo(ctx)}
-	if len(msg) > 0 && c.canWriteDirect(ctx) { // not closeMarker
+	if ctx == c.ctx && len(msg) > 0 { // an answer, not closeMarker
 		if ok, err := c.writeDirect(q); ok {
 			if err != nil {
 				return writeFailedError(err)
