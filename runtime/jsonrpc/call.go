@@ -203,6 +203,15 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 		return errorf("jsonrpc: call %q: %w", method, err)
 	}
 	q := queued{msg, c.relatedTo(ctx)}
+	if expired == nil && ctx.Done() == nil {
+		// Nothing but the connection's end stops this call waiting,
+		// so it may as well wait writing.
+		// A failed write ends the connection, which fails the call with
+		// the peer's last words when it wrote any (see writeFailed).
+		if ok, _ := c.writeDirect(q); ok {
+			return c.received(method, p, <-p.ch, result)
+		}
+	}
 	for !c.queue(q) {
 		select {
 		case <-c.out.wait():

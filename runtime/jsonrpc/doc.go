@@ -53,10 +53,13 @@
 //   - [Options.Trace] sees every frame read and written ([TraceWriter]
 //     writes them as readable lines), and costs nothing when unset.
 //
-// The read loop never writes: all output goes through one write loop, so
-// a peer that stops reading cannot stop us from reading its messages. The
-// write loop and the handler workers run only while they have work, so an
-// idle connection holds one goroutine, its reader.
+// The read loop never writes: its output goes through a write loop, so a
+// peer that stops reading cannot stop us from reading its messages. A
+// call that only the connection's end can interrupt, and a handler's
+// answer, are written by their own goroutine when no write loop runs,
+// one hand-over less. The write loop and the handler workers run only
+// while they have work, so an idle connection holds one goroutine, its
+// reader.
 // Diagnostics go to a log/slog logger and never to stdout.
 //
 // Generated protocol packages are built on this package: their remote

@@ -246,7 +246,7 @@ type Options struct {
 	// parsed: one that is not valid JSON is traced too; one over the
 	// size limit is skipped unread and is not) and written (a batch and
 	// its answer are one frame each); nil, the default, costs nothing.
-	// It runs on the connection's read and write loops, so a slow Trace
+	// It runs on the goroutines that read and write, so a slow Trace
 	// slows the connection, and it must not keep or change frame, whose
 	// memory is reused. [TraceWriter] writes readable lines.
 	Trace func(dir Direction, frame []byte)

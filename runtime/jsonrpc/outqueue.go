@@ -60,6 +60,34 @@ func (o *outQueue) put(q queued) (ok, start bool) {
 	return true, start
 }
 
+// claim takes the writer's place for a sender that writes its own message
+// (see Conn.writeDirect): it succeeds when no writer runs, nothing is
+// queued and the connection has not ended. It adds one to wg, under the
+// lock, before seal can run, so that Close waits for the sender's write.
+func (o *outQueue) claim(wg *sync.WaitGroup) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.writing || o.sealed || o.head < len(o.items) {
+		return false
+	}
+	o.writing = true
+	wg.Add(1)
+	return true
+}
+
+// release gives up the writer's place that claim took. It reports true,
+// keeping the place, when messages were queued meanwhile: the caller must
+// then start a writer for them.
+func (o *outQueue) release() (handOff bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.head < len(o.items) {
+		return true
+	}
+	o.stopLocked()
+	return false
+}
+
 // wait returns a channel closed once the queue may have room.
 func (o *outQueue) wait() <-chan struct{} {
 	o.mu.Lock()

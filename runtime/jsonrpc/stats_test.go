@@ -197,9 +197,9 @@ func (g *gatedStream) Write(b []byte) (int, error) {
 func TestStatsQueueGaugesReturnToZero(t *testing.T) {
 	s1, s2 := net.Pipe()
 	gated := &gatedStream{Conn: s1}
-	release, last := make(chan struct{}), make(chan struct{})
+	release, last, held := make(chan struct{}), make(chan struct{}), make(chan struct{}, 4)
 	h := mux{
-		"hold": func(ctx context.Context, _ *Request) (any, error) { <-release; return nil, nil },
+		"hold": func(ctx context.Context, _ *Request) (any, error) { held <- struct{}{}; <-release; return nil, nil },
 		"ping": func(context.Context, *Request) (any, error) { return "pong", nil },
 		"tick": func(context.Context, *Request) (any, error) { return nil, nil },
 		"last": func(context.Context, *Request) (any, error) { close(last); return nil, nil },
@@ -220,6 +220,7 @@ func TestStatsQueueGaugesReturnToZero(t *testing.T) {
 	if err := client.Call(ctx, "ping", nil, nil); err != nil {
 		t.Fatal(err)
 	}
+	<-held // the worker has taken the first notification
 	if got := server.Stats().QueuedIncoming; got != 3 {
 		t.Errorf("server: queued_incoming = %d with three notifications waiting, want 3", got)
 	}

@@ -116,16 +116,9 @@ func (c *Conn) writeQueued(q queued) bool {
 			c.shutdown(errClosedAfterReply)
 			return false
 		}
-		if msg != nil || !q.related.IsZero() { // nil: q.related gets no answer
-			text := validText(msg)
-			if text != nil {
-				c.frameOut(text)
-			}
-			if err := c.write(text, q.related); err != nil {
-				c.writeFailed(err)
-				return false
-			}
-			c.recycle(msg) // the framing copied it
+		if err := c.writeMessage(q); err != nil {
+			c.writeFailed(err)
+			return false
 		}
 		var ok bool
 		if q, ok = c.out.take(); ok {
@@ -149,8 +142,79 @@ func (c *Conn) writeQueued(q queued) bool {
 	}
 }
 
+// writeMessage writes the message of q, unflushed, and recycles it.
+func (c *Conn) writeMessage(q queued) error {
+	msg := q.msg
+	if msg == nil && q.related.IsZero() { // nil: q.related gets no answer
+		return nil
+	}
+	text := validText(msg)
+	if text != nil {
+		c.frameOut(text)
+	}
+	if err := c.write(text, q.related); err != nil {
+		return err
+	}
+	c.recycle(msg) // the framing copied it
+	return nil
+}
+
+// writeDirect writes q from the sending goroutine when no writer runs and
+// nothing is queued, sparing the message the hand-over to a writer
+// goroutine and back. It reports false, having written nothing, when q
+// must be queued instead. A sender that writes directly may block while
+// the peer does not read, so only one that would wait as long anyway may
+// call it: never the read loop (see replyFromReader); a caller only when
+// nothing but the connection's end can stop it waiting for its answer
+// (see call); a handler's worker, whose answer waits for nothing else
+// (see enqueue). A write error is returned, and ends the connection in
+// the background as a writer's would.
+func (c *Conn) writeDirect(q queued) (written bool, err error) {
+	if c.related != nil || !c.out.claim(&c.wg) {
+		return false, nil
+	}
+	bw := writeBuffers.Get().(*bufio.Writer)
+	bw.Reset(c.stream)
+	c.flusher.bw = bw
+	err = c.writeMessage(q)
+	if err == nil {
+		err = bw.Flush()
+	}
+	bw.Reset(nil)
+	c.flusher.bw = nil
+	writeBuffers.Put(bw)
+	if err != nil {
+		go c.directFailed(err) // takes over the writer's place and the count
+		return true, err
+	}
+	if c.out.release() {
+		go c.startWriter() // for what was queued meanwhile; takes over the count
+		return true, nil
+	}
+	c.wg.Done()
+	return true, nil
+}
+
+// directFailed ends the connection after a direct write failed, as the
+// write loop does after a failed write, and gives up the writer's place.
+func (c *Conn) directFailed(err error) {
+	defer c.wg.Done()
+	c.writeFailed(err)
+	c.out.stop()
+}
+
+// writeFailedError is the error of a send whose direct write failed.
+func writeFailedError(err error) error {
+	return fmt.Errorf("%w (jsonrpc: writing: %w)", ErrClosed, err)
+}
+
 // enqueue hands msg to the write loop, waiting while the queue is full
-// unless ctx or the connection ends first.
+// unless ctx or the connection ends first. An answer sent under the
+// connection's own context (a handler's, from its worker) is written by
+// the sender instead when no writer runs (see writeDirect): that context
+// ends with the connection, which ends a blocked write. Notifications
+// are always queued: their sender waits for nothing, and the writer
+// gathers those sent in a row into one write.
 func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	select {
 	case <-c.done:
@@ -158,6 +222,14 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	default:
 	}
 	q := queued{msg, c.relatedTo(ctx)}
+	if ctx == c.ctx && len(msg) > 0 { // an answer, not closeMarker
+		if ok, err := c.writeDirect(q); ok {
+			if err != nil {
+				return writeFailedError(err)
+			}
+			return nil
+		}
+	}
 	for !c.queue(q) {
 		select {
 		case <-c.out.wait():
