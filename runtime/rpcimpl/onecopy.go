@@ -3,14 +3,15 @@ package rpcimpl
 import (
 	"encoding/json"
 	"strings"
+	"unsafe"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // This file holds the decoders that keep many small pieces of a message
 // (the members of a map, an object's additional members) in a few
-// allocations: the names share one string and the raw values one byte
-// slice, each value capped so that appending to it copies instead of
+// allocations: the names and the raw values share one byte slice (see
+// [arena]), each value capped so that appending to it copies instead of
 // writing over its neighbour.
 
 // RawMembers collects an object's additional members while a generated
@@ -43,19 +44,18 @@ func (m *RawMembers) Add(key, value []byte) {
 }
 
 // Members returns the members added, in order, each value a copy as
-// [DecodeRaw] makes, or nil when none was added.
+// [DecodeRaw] makes, or nil when none was added. The names and values
+// take one allocation, the list another.
 func (m *RawMembers) Members() jsonrpc.Members[json.RawMessage] {
 	if m.n == 0 {
 		return nil
 	}
-	var names strings.Builder
-	names.Grow(m.names)
-	values := make([]byte, 0, m.bytes)
+	a := make(arena, 0, m.names+m.bytes)
 	out := make(jsonrpc.Members[json.RawMessage], m.n)
 	for i := range m.n {
 		r := m.at(i)
-		out[i].Name = keep(&names, r.key)
-		out[i].Value = keepRaw(&values, r.value)
+		out[i].Name = a.name(r.key)
+		out[i].Value = a.raw(r.value)
 	}
 	return out
 }
@@ -67,6 +67,30 @@ func (m *RawMembers) at(i int) rawMember {
 	return m.more[i-len(m.few)]
 }
 
+// arena holds copies of the names and values of one decoded object,
+// allocated at the size of them all. A value is handed out as a slice
+// capped at its own end, so whoever holds it can change or append to it
+// without reaching another's bytes; a name is a string over bytes that
+// no slice handed out covers, so nothing ever writes to them.
+type arena []byte
+
+// name copies key into a and returns it as a string.
+func (a *arena) name(key []byte) string {
+	if len(key) == 0 {
+		return ""
+	}
+	start := len(*a)
+	*a = append(*a, key...)
+	return unsafe.String(&(*a)[start], len(key))
+}
+
+// raw copies value into a and returns the copy, capped at its length.
+func (a *arena) raw(value []byte) json.RawMessage {
+	start := len(*a)
+	*a = append(*a, value...)
+	return json.RawMessage((*a)[start:len(*a):len(*a)])
+}
+
 // keep appends key to names, grown beforehand to hold every name, and
 // returns it as a string sharing names' memory. Bytes a Builder has
 // written never change, so the string stays valid as names grows within
@@ -75,14 +99,6 @@ func keep(names *strings.Builder, key []byte) string {
 	start := names.Len()
 	names.Write(key)
 	return names.String()[start:]
-}
-
-// keepRaw appends value to *values, allocated beforehand to hold every
-// value, and returns the copy with its capacity cut to its length.
-func keepRaw(values *[]byte, value []byte) json.RawMessage {
-	start := len(*values)
-	*values = append(*values, value...)
-	return json.RawMessage((*values)[start:len(*values):len(*values)])
 }
 
 // objectShape counts the members of the JSON object b, the bytes of
@@ -101,9 +117,9 @@ func objectShape(b []byte) (n, names, values int, err error) {
 // DecodeRawMap decodes the JSON object b into *v, a map of raw JSON
 // values, as json.Unmarshal does into a new map: a JSON null leaves *v
 // nil, a repeated name keeps its last value, and each value is copied
-// without the space around it. The names share one allocation and the
-// values another. Anything but an object is handed to encoding/json for
-// its error.
+// without the space around it. The names and values share one
+// allocation (see [arena]). Anything but an object is handed to
+// encoding/json for its error.
 func DecodeRawMap[V ~[]byte](b []byte, v *map[string]V) error {
 	b = trimSpace(b)
 	if string(b) == "null" {
@@ -114,12 +130,10 @@ func DecodeRawMap[V ~[]byte](b []byte, v *map[string]V) error {
 	if err != nil {
 		return unmarshalMap(b, v)
 	}
-	var names strings.Builder
-	names.Grow(nameBytes)
-	values := make([]byte, 0, valueBytes)
+	a := make(arena, 0, nameBytes+valueBytes)
 	out := make(map[string]V, n)
 	_ = DecodeObject(b, func(key, value []byte) error {
-		out[keep(&names, key)] = V(keepRaw(&values, trimSpace(value)))
+		out[a.name(key)] = V(a.raw(trimSpace(value)))
 		return nil
 	})
 	*v = out

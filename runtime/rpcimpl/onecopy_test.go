@@ -55,8 +55,11 @@ func TestRawMembers(t *testing.T) {
 		msg[i] = 'X'
 	}
 	got[0].Value = append(got[0].Value, '!')
-	if !reflect.DeepEqual(got[1:], want[1:]) {
-		t.Errorf("after changing the message and appending to the first value:\n%q\nwant\n%q", got[1:], want[1:])
+	for i := range got[1].Value {
+		got[1].Value[i] = '#'
+	}
+	if got[1].Name != want[1].Name || !reflect.DeepEqual(got[2:], want[2:]) {
+		t.Errorf("after changing the message, appending to the first value and writing over the second:\n%q\nwant\n%q", got[1:], want[1:])
 	}
 	if got, err := rawMembersOf([]byte(` {} `)); err != nil || got != nil {
 		t.Errorf("members of {} = %q (%v), want nil", got, err)
@@ -64,16 +67,16 @@ func TestRawMembers(t *testing.T) {
 }
 
 // TestRawMembersAllocations checks that the members of an object cost
-// three allocations however many there are: their names, their values
-// and the list.
+// two allocations however many there are: their names and values, and
+// the list.
 func TestRawMembersAllocations(t *testing.T) {
 	msg := []byte(`{"type":"string","description":"the text to find","enum":["a","b"],"minLength":1}`)
 	if n := testing.AllocsPerRun(100, func() {
 		if _, err := rawMembersOf(msg); err != nil {
 			t.Fatal(err)
 		}
-	}); n > 3 {
-		t.Errorf("%v allocations for four members, want 3", n)
+	}); n > 2 {
+		t.Errorf("%v allocations for four members, want 2", n)
 	}
 }
 
@@ -88,8 +91,8 @@ func TestDecodeRawMap(t *testing.T) {
 		}
 	}
 	msg := []byte(`{"query":"rpc","limit":10,"hits":[{"title":"a"},{"title":"b"}],"total":2}`)
-	if n := testing.AllocsPerRun(100, func() { _, _ = decodeRawMapOf(msg) }); n > 4 {
-		t.Errorf("%v allocations for a map of four, want at most 4", n)
+	if n := testing.AllocsPerRun(100, func() { _, _ = decodeRawMapOf(msg) }); n > 3 {
+		t.Errorf("%v allocations for a map of four, want at most 3: the map, its group, the names and values", n)
 	}
 }
 
