@@ -165,6 +165,11 @@ func (s *ClientStream) post(msg []byte) error {
 		return ErrClientClosed
 	}
 	s.prev = cur
+	if len(out.requests) == 0 {
+		s.mu.Lock()
+		s.lastOneWay = cur
+		s.mu.Unlock()
+	}
 	return nil
 }
 
@@ -436,7 +441,7 @@ func (s *ClientStream) failPending(pending map[string]bool, reason error) {
 // nothing.
 func (s *ClientStream) maybeStartGET() <-chan struct{} {
 	s.mu.Lock()
-	start := s.handshook && !s.getStarted
+	start := s.handshook && !s.getStarted && !s.stopping
 	if start {
 		s.getStarted = true
 	}
