@@ -84,7 +84,36 @@ func TestResponseIDsOfOneMessage(t *testing.T) {
 	if ids := appendResponseIDs(one[:0], batch); fmt.Sprintf("%s", ids) != `[1 "x"]` {
 		t.Errorf("ids of a batch = %s, want [1 \"x\"]", ids)
 	}
-	if o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":"initialize"}`), "initialize"); string(o.handshake) != "3" || len(o.requests) != 1 {
-		t.Errorf("inspectOutgoing = %+v", o)
+	for _, c := range []struct {
+		method string
+		want   bool
+	}{{`"initialize"`, true}, {`"\u0069nitialize"`, true}, {`"initialized"`, false}, {`"init\"ialize"`, false}} {
+		o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":`+c.method+`}`), "initialize")
+		if (o.handshake != nil) != c.want || len(o.requests) != 1 || string(o.requests[0]) != "3" {
+			t.Errorf("inspectOutgoing of method %s = %+v, want a handshake: %v", c.method, o, c.want)
+		}
 	}
+}
+
+// TestSSEParserReused: a parser given back and taken again reads its new
+// stream from a clean state: no id, retry, type or data of the last one.
+func TestSSEParserReused(t *testing.T) {
+	p := getSSEParser(strings.NewReader("id: 7\nretry: 30\nevent: other\ndata: partial"), 64)
+	if _, err := p.Next(); err != io.EOF {
+		t.Fatalf("Next = %v, want io.EOF", err)
+	}
+	putSSEParser(p)
+	for range 2 { // the pool may hand out p or a new parser
+		q := getSSEParser(strings.NewReader("data: x\n\n"), 64)
+		ev, err := q.Next()
+		if err != nil || string(ev.Data) != "x" || ev.Type != "" || ev.ID != "" || q.LastID != "" || q.HasRetry || q.max != 64 {
+			t.Fatalf("reused parser: event %+v (%v), LastID %q, HasRetry %v", ev, err, q.LastID, q.HasRetry)
+		}
+		putSSEParser(q)
+	}
+	big := getSSEParser(strings.NewReader("data: "+strings.Repeat("x", maxPooledBytes+1)+"\n\n"), 2*maxPooledBytes)
+	if ev, err := big.Next(); err != nil || len(ev.Data) != maxPooledBytes+1 {
+		t.Fatalf("big event: %d bytes, %v", len(ev.Data), err)
+	}
+	putSSEParser(big) // dropped: it is too large to keep
 }

@@ -91,13 +91,22 @@ func inspectOutgoing(msg []byte, handshake string) outgoing {
 		default:
 			id := compactID(e.id)
 			o.requests = append(o.requests, id)
-			var name string
-			if handshake != "" && json.Unmarshal(e.method, &name) == nil && name == handshake {
+			if handshake != "" && isMethod(e.method, handshake) {
 				o.handshake = id
 			}
 		}
 	}
 	return o
+}
+
+// isMethod reports whether the JSON value raw is the string name, read
+// in place when it has no escapes.
+func isMethod(raw []byte, name string) bool {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1:n-1]) == name
+	}
+	var s string
+	return json.Unmarshal(raw, &s) == nil && s == name
 }
 
 // compactID returns id without insignificant whitespace, the form ids are

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -66,6 +67,38 @@ func newSSEParser(r io.Reader, max int) *sseParser {
 	p := &sseParser{src: eofReader{r: r}, max: max}
 	p.r = bufio.NewReaderSize(&p.src, 4096)
 	return p
+}
+
+// parsers keeps idle parsers, their buffers with them, for the next
+// event stream: a POST answered with one costs no parser.
+var parsers sync.Pool
+
+// maxPooledBytes bounds the line and data buffers of a parser put back in
+// parsers: one that grew past it for a large event is dropped.
+const maxPooledBytes = 64 << 10
+
+// getSSEParser is newSSEParser, reusing an idle parser when there is one.
+// putSSEParser gives it back once its events are no longer used.
+func getSSEParser(r io.Reader, max int) *sseParser {
+	p, ok := parsers.Get().(*sseParser)
+	if !ok {
+		return newSSEParser(r, max)
+	}
+	p.src = eofReader{r: r}
+	p.max = max
+	p.r.Reset(&p.src)
+	return p
+}
+
+// putSSEParser puts p back in parsers, forgetting its stream.
+func putSSEParser(p *sseParser) {
+	if cap(p.line) > maxPooledBytes || cap(p.data) > maxPooledBytes {
+		return
+	}
+	p.src = eofReader{}
+	p.r.Reset(&p.src)
+	*p = sseParser{r: p.r, line: p.line[:0], data: p.data[:0]}
+	parsers.Put(p)
 }
 
 // eofReader notes when its reader has returned io.EOF.
