@@ -13,7 +13,9 @@ import (
 // shipped protocols: no AppendJSON falls back to encoding/json (through
 // json.Marshal or rpcimpl.AppendValue), and no client stub decodes a
 // result returned as a *T through json.Unmarshal into a **T, which would
-// validate the whole result again and reflect over it.
+// validate the whole result again and reflect over it; no UnmarshalJSON
+// decodes a member that is a list or map of basic values (strings,
+// numbers, booleans, raw JSON) through json.Unmarshal.
 func TestShippedCodecsNeedNoReflection(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "generated", "*", "*.go"))
 	if err != nil || len(files) == 0 {
@@ -21,11 +23,20 @@ func TestShippedCodecsNeedNoReflection(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	appenders := 0
+	parsed := map[string]*ast.File{}
 	for _, path := range files {
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
+		parsed[path] = f
+	}
+	fields := plainContainerFields(parsed)
+	if len(fields) < 50 {
+		t.Errorf("only %d members of plain lists and maps found", len(fields))
+	}
+	for _, path := range files {
+		f := parsed[path]
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || fn.Body == nil {
@@ -36,6 +47,16 @@ func TestShippedCodecsNeedNoReflection(t *testing.T) {
 				ast.Inspect(fn.Body, func(n ast.Node) bool {
 					if name := calledName(n); name == "json.Marshal" || name == "rpcimpl.AppendValue" {
 						t.Errorf("%s: AppendJSON of %s calls %s", fset.Position(n.Pos()), receiverName(fn), name)
+					}
+					return true
+				})
+			}
+			if fn.Name.Name == "UnmarshalJSON" {
+				ast.Inspect(fn.Body, func(n ast.Node) bool {
+					if calledName(n) == "json.Unmarshal" {
+						if field := memberTarget(n.(*ast.CallExpr)); fields[filepath.Dir(path)+"."+receiverName(fn)+"."+field] {
+							t.Errorf("%s: UnmarshalJSON of %s decodes %s through json.Unmarshal", fset.Position(n.Pos()), receiverName(fn), field)
+						}
 					}
 					return true
 				})
@@ -107,6 +128,73 @@ func receiverName(fn *ast.FuncDecl) string {
 	}
 	if id, ok := t.(*ast.Ident); ok {
 		return id.Name
+	}
+	return ""
+}
+
+// plainContainerFields returns "dir.Type.Field" for each struct field of
+// the files whose type is a list or map of basic values.
+func plainContainerFields(files map[string]*ast.File) map[string]bool {
+	out := map[string]bool{}
+	for path, f := range files {
+		for _, decl := range f.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok {
+					continue
+				}
+				for _, fl := range st.Fields.List {
+					var elem ast.Expr
+					switch x := fl.Type.(type) {
+					case *ast.ArrayType:
+						elem = x.Elt
+					case *ast.MapType:
+						if id, ok := x.Key.(*ast.Ident); ok && id.Name == "string" {
+							elem = x.Value
+						}
+					}
+					if !basicExpr(elem) {
+						continue
+					}
+					for _, name := range fl.Names {
+						out[filepath.Dir(path)+"."+ts.Name.Name+"."+name.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// basicExpr reports whether e is string, int64, float64, bool or
+// json.RawMessage.
+func basicExpr(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name == "string" || x.Name == "int64" || x.Name == "float64" || x.Name == "bool"
+	case *ast.SelectorExpr:
+		pkg, ok := x.X.(*ast.Ident)
+		return ok && pkg.Name == "json" && x.Sel.Name == "RawMessage"
+	}
+	return false
+}
+
+// memberTarget returns F when call is json.Unmarshal(value, &v.F).
+func memberTarget(call *ast.CallExpr) string {
+	if len(call.Args) != 2 {
+		return ""
+	}
+	addr, ok := call.Args[1].(*ast.UnaryExpr)
+	if !ok || addr.Op != token.AND {
+		return ""
+	}
+	if sel, ok := addr.X.(*ast.SelectorExpr); ok {
+		return sel.Sel.Name
 	}
 	return ""
 }

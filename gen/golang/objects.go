@@ -167,7 +167,11 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	}
 	// Members no field takes: kept in Extra, or ignored.
 	other := []jen.Code{jen.Return(jen.Nil())}
-	if add != nil {
+	rawExtra := add != nil && add.Kind == idl.KindAny
+	if rawExtra {
+		// Kept from the message and copied at once when decoded.
+		other = []jen.Code{jen.Id("extra").Dot("Add").Call(jen.Id("key"), jen.Id("value")), jen.Return(jen.Nil())}
+	} else if add != nil {
 		other = []jen.Code{
 			jen.Var().Id("e").Add(goType(add, false)),
 			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, false, jen.Id("value"), jen.Id("e"))), jen.Err().Op("!=").Nil()).Block(
@@ -226,6 +230,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	if len(has) > 0 {
 		body = append(body, jen.Var().Id("has").Struct(jen.List(has...).Bool()))
 	}
+	if rawExtra {
+		body = append(body, jen.Var().Id("extra").Add(impl("RawMembers")))
+	}
 	body = append(body,
 		jen.Err().Op(":=").Add(impl("DecodeObject")).Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
 			append(switchOn(cases), other...)...,
@@ -234,6 +241,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	)
 	if len(checks) > 0 {
 		body = append(body, jen.Switch().Block(checks...))
+	}
+	if rawExtra {
+		body = append(body, jen.Id("v").Dot(extraField).Op("=").Id("extra").Dot("Members").Call())
 	}
 	body = append(body, jen.Op("*").Id("x").Op("=").Id("v"), jen.Return(jen.Nil()))
 	f.add(sig.Block(body...))
@@ -278,6 +288,9 @@ func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target 
 	if g.container(t) {
 		return g.decodeContainer(t, src, dst)
 	}
+	if call := g.decodePlainContainer(t, src, dst); call != nil {
+		return call
+	}
 	if t.Kind == idl.KindRef && g.hasDecoder(t.Ref) {
 		return target.Dot("UnmarshalJSON").Call(src)
 	}
@@ -318,6 +331,29 @@ func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Stateme
 		helper = "DecodeMap"
 	}
 	return impl(helper).Call(src, dst, g.elemDecoder(t.Elem))
+}
+
+// decodePlainContainer decodes a list or map of basic values (strings,
+// numbers, booleans, raw JSON) without reflection, or returns nil for any
+// other type. A map of raw JSON values shares one copy of its names and
+// one of its values.
+func (g *generator) decodePlainContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
+	if (t.Kind != idl.KindArray && t.Kind != idl.KindMap) || t.Key != nil {
+		return nil
+	}
+	e := t.Elem
+	helper := basicDecoder(e)
+	if helper == "" || g.custom(e) || pointer(e, false) || threeState(e, false) {
+		return nil
+	}
+	if t.Kind == idl.KindMap && helper == "DecodeRaw" {
+		return impl("DecodeRawMap").Call(src, dst)
+	}
+	container := "DecodeArray"
+	if t.Kind == idl.KindMap {
+		container = "DecodeMap"
+	}
+	return impl(container).Call(src, dst, impl(helper).Index(baseType(e)))
 }
 
 // elemDecoder returns a func([]byte, *T) error decoding an element of

@@ -160,7 +160,7 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(g.decodeVariant(def, i)...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(impl("AtField").Call(
-		jen.Lit(disc), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown value %q; want "+orList(tags)), jen.Qual(jsonrpcPkg, "Truncate").Call(jen.Id("tag")))))))
+		jen.Lit(disc), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown value %q; want "+orList(tags)), jen.Qual(jsonrpcPkg, "Truncate").Call(jen.String().Call(jen.Id("tag"))))))))
 	f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s from the variant named by the %q member.", aOrAn(name), disc)).code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("raw").Index().Byte(),
@@ -170,12 +170,12 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(impl("MissingField").Call(jen.Lit(disc)))),
-		jen.Var().Id("tag").String(),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("tag")), jen.Err().Op("!=").Nil()).Block(
+		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Add(impl("TagOf")).Call(jen.Id("raw")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(impl("AtField").Call(jen.Lit(disc), jen.Err())),
 		),
 		jen.Var().Id("v").Id(name),
-		jen.Switch(jen.Id("tag")).Block(cases...),
+		jen.Switch(jen.String().Call(jen.Id("tag"))).Block(cases...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("x").Op("=").Id("v"),
 		jen.Return(jen.Nil()),

@@ -659,7 +659,7 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 			has.Category = true
 			return rpcimpl.AtField("category", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Category)))
 		case "tags":
-			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.DecodeString[string]))
 		case "rating":
 			return rpcimpl.AtField("rating", rpcimpl.DecodeOptional(value, &v.Rating, rpcimpl.DecodeFloat[float64]))
 		case "downloadCount":
@@ -988,13 +988,13 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 		case "command":
 			return rpcimpl.AtField("command", rpcimpl.DecodeString(value, &v.Command))
 		case "args":
-			return rpcimpl.AtField("args", json.Unmarshal(value, &v.Args))
+			return rpcimpl.AtField("args", rpcimpl.DecodeArray(value, &v.Args, rpcimpl.DecodeString[string]))
 		case "url":
 			return rpcimpl.AtField("url", rpcimpl.DecodeString(value, &v.URL))
 		case "env":
-			return rpcimpl.AtField("env", json.Unmarshal(value, &v.Env))
+			return rpcimpl.AtField("env", rpcimpl.DecodeMap(value, &v.Env, rpcimpl.DecodeString[string]))
 		case "headers":
-			return rpcimpl.AtField("headers", json.Unmarshal(value, &v.Headers))
+			return rpcimpl.AtField("headers", rpcimpl.DecodeMap(value, &v.Headers, rpcimpl.DecodeString[string]))
 		case "autoConnect":
 			return rpcimpl.AtField("autoConnect", rpcimpl.DecodeBool(value, &v.AutoConnect))
 		}
@@ -1132,7 +1132,7 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "actions":
 			has.Actions = true
-			return rpcimpl.AtField("actions", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Actions)))
+			return rpcimpl.AtField("actions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Actions, rpcimpl.DecodeString[string])))
 		case "tokensUsed":
 			return rpcimpl.AtField("tokensUsed", rpcimpl.DecodeOptional(value, &v.TokensUsed, rpcimpl.DecodeInt[int64]))
 		case "cost":
@@ -1978,9 +1978,9 @@ func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
 		case "template":
 			return rpcimpl.AtField("template", rpcimpl.DecodeString(value, &v.Template))
 		case "templateFlags":
-			return rpcimpl.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
+			return rpcimpl.AtField("templateFlags", rpcimpl.DecodeArray(value, &v.TemplateFlags, rpcimpl.DecodeString[string]))
 		case "templateArgs":
-			return rpcimpl.AtField("templateArgs", json.Unmarshal(value, &v.TemplateArgs))
+			return rpcimpl.AtField("templateArgs", rpcimpl.DecodeArray(value, &v.TemplateArgs, rpcimpl.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
 			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
@@ -2617,16 +2617,16 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "aliases":
 			has.Aliases = true
-			return rpcimpl.AtField("aliases", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Aliases)))
+			return rpcimpl.AtField("aliases", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Aliases, rpcimpl.DecodeString[string])))
 		case "allowCommands":
 			has.AllowCommands = true
-			return rpcimpl.AtField("allowCommands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AllowCommands)))
+			return rpcimpl.AtField("allowCommands", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.AllowCommands, rpcimpl.DecodeString[string])))
 		case "requiredPlaceholders":
 			has.RequiredPlaceholders = true
-			return rpcimpl.AtField("requiredPlaceholders", rpcimpl.NonNull(value, json.Unmarshal(value, &v.RequiredPlaceholders)))
+			return rpcimpl.AtField("requiredPlaceholders", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.RequiredPlaceholders, rpcimpl.DecodeString[string])))
 		case "requiredFlags":
 			has.RequiredFlags = true
-			return rpcimpl.AtField("requiredFlags", rpcimpl.NonNull(value, json.Unmarshal(value, &v.RequiredFlags)))
+			return rpcimpl.AtField("requiredFlags", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.RequiredFlags, rpcimpl.DecodeString[string])))
 		case "requiresArgs":
 			has.RequiresArgs = true
 			return rpcimpl.AtField("requiresArgs", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.RequiresArgs)))
@@ -2825,7 +2825,7 @@ func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("sequence", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Sequence)))
 		case "metrics":
 			has.Metrics = true
-			return rpcimpl.AtField("metrics", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Metrics)))
+			return rpcimpl.AtField("metrics", rpcimpl.NonNull(value, rpcimpl.DecodeMap(value, &v.Metrics, rpcimpl.DecodeFloat[float64])))
 		case "outputObject":
 			has.OutputObject = true
 			return rpcimpl.AtField("outputObject", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.OutputObject)))
@@ -3179,7 +3179,7 @@ func (x *EvaluationRecord) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "context":
 			has.Context = true
-			return rpcimpl.AtField("context", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Context)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Context)))
 		case "evaluatorMode":
 			has.EvaluatorMode = true
 			return rpcimpl.AtField("evaluatorMode", rpcimpl.NonNull(value, v.EvaluatorMode.UnmarshalJSON(value)))
@@ -3197,7 +3197,7 @@ func (x *EvaluationRecord) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("execution", rpcimpl.NonNull(value, v.Execution.UnmarshalJSON(value)))
 		case "driftWarnings":
 			has.DriftWarnings = true
-			return rpcimpl.AtField("driftWarnings", rpcimpl.NonNull(value, json.Unmarshal(value, &v.DriftWarnings)))
+			return rpcimpl.AtField("driftWarnings", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.DriftWarnings, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -3469,7 +3469,7 @@ func (x *DecisionRecord) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "context":
 			has.Context = true
-			return rpcimpl.AtField("context", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Context)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Context)))
 		case "policyVersion":
 			has.PolicyVersion = true
 			return rpcimpl.AtField("policyVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.PolicyVersion)))
@@ -3732,7 +3732,7 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 		case "attempts":
 			return rpcimpl.AtField("attempts", rpcimpl.DecodeArray(value, &v.Attempts, rpcimpl.UnmarshalJSON[HistoryAttempt]))
 		case "paretoAttemptIds":
-			return rpcimpl.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
+			return rpcimpl.AtField("paretoAttemptIds", rpcimpl.DecodeArray(value, &v.ParetoAttemptIDs, rpcimpl.DecodeString[string]))
 		case "error":
 			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
@@ -4152,7 +4152,7 @@ func (x *SetupStep) UnmarshalJSON(b []byte) error {
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "data":
-			return rpcimpl.AtField("data", json.Unmarshal(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRawMap(value, &v.Data))
 		}
 		return nil
 	})
@@ -4285,7 +4285,7 @@ func (x *PromptParamsContext) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "files":
-			return rpcimpl.AtField("files", json.Unmarshal(value, &v.Files))
+			return rpcimpl.AtField("files", rpcimpl.DecodeArray(value, &v.Files, rpcimpl.DecodeString[string]))
 		case "selection":
 			return rpcimpl.AtField("selection", rpcimpl.DecodeOptional(value, &v.Selection, rpcimpl.UnmarshalJSON[Selection]))
 		}
@@ -4543,6 +4543,7 @@ func (x GetStateResultAuthenticatedUser) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 	var v GetStateResultAuthenticatedUser
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "email":
@@ -4550,19 +4551,13 @@ func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 		case "name":
 			return rpcimpl.AtField("name", rpcimpl.DecodeString(value, &v.Name))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -4874,7 +4869,7 @@ func (x *ChangesDecisionParams) UnmarshalJSON(b []byte) error {
 			has.Action = true
 			return rpcimpl.AtField("action", rpcimpl.NonNull(value, v.Action.UnmarshalJSON(value)))
 		case "selectedChangeIds":
-			return rpcimpl.AtField("selectedChangeIds", json.Unmarshal(value, &v.SelectedChangeIDs))
+			return rpcimpl.AtField("selectedChangeIds", rpcimpl.DecodeArray(value, &v.SelectedChangeIDs, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5260,7 +5255,7 @@ func (x *BrowserCapabilitiesSetParams) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("extensionVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ExtensionVersion)))
 		case "tools":
 			has.Tools = true
-			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Tools)))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -5333,7 +5328,7 @@ func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, v.ProtocolVersion.UnmarshalJSON(value)))
 		case "tools":
 			has.Tools = true
-			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Tools)))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -6860,7 +6855,7 @@ func (x *ApplyFlagSettingsParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "settings":
 			has.Settings = true
-			return rpcimpl.AtField("settings", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Settings)))
+			return rpcimpl.AtField("settings", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Settings)))
 		}
 		return nil
 	})
@@ -6924,7 +6919,7 @@ func (x *ApplyFlagSettingsResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "appliedSettings":
 			has.AppliedSettings = true
-			return rpcimpl.AtField("appliedSettings", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AppliedSettings)))
+			return rpcimpl.AtField("appliedSettings", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.AppliedSettings, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -7159,7 +7154,7 @@ func (x *GetSupportedCommandsResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "commands":
 			has.Commands = true
-			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
+			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -7456,7 +7451,7 @@ func (x *ReloadPluginsResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "reloadedPlugins":
 			has.ReloadedPlugins = true
-			return rpcimpl.AtField("reloadedPlugins", rpcimpl.NonNull(value, json.Unmarshal(value, &v.ReloadedPlugins)))
+			return rpcimpl.AtField("reloadedPlugins", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ReloadedPlugins, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -8286,9 +8281,9 @@ func (x *McpSetVscodeToolsParamsToolsItemInputSchema) UnmarshalJSON(b []byte) er
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "properties":
 			has.Properties = true
-			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Properties)))
 		case "required":
-			return rpcimpl.AtField("required", json.Unmarshal(value, &v.Required))
+			return rpcimpl.AtField("required", rpcimpl.DecodeArray(value, &v.Required, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -8710,7 +8705,7 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "configuredServers":
 			has.ConfiguredServers = true
-			return rpcimpl.AtField("configuredServers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.ConfiguredServers)))
+			return rpcimpl.AtField("configuredServers", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ConfiguredServers, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -9016,7 +9011,7 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 		case "checksScript":
 			return rpcimpl.AtField("checksScript", rpcimpl.DecodeString(value, &v.ChecksScript))
 		case "filesInScope":
-			return rpcimpl.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
+			return rpcimpl.AtField("filesInScope", rpcimpl.DecodeArray(value, &v.FilesInScope, rpcimpl.DecodeString[string]))
 		case "subagents":
 			return rpcimpl.AtField("subagents", rpcimpl.DecodeOptional(value, &v.Subagents, rpcimpl.UnmarshalJSON[AutoresearchStartParamsSubagents]))
 		case "secondaryObjectives":
@@ -9028,7 +9023,7 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 		case "retention":
 			return rpcimpl.AtField("retention", rpcimpl.DecodeOptional(value, &v.Retention, rpcimpl.UnmarshalJSON[AutoresearchStartParamsRetention]))
 		case "environmentAllowlist":
-			return rpcimpl.AtField("environmentAllowlist", json.Unmarshal(value, &v.EnvironmentAllowlist))
+			return rpcimpl.AtField("environmentAllowlist", rpcimpl.DecodeArray(value, &v.EnvironmentAllowlist, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -9423,13 +9418,13 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 			}
 			return rpcimpl.AtField("evaluatorMode", v.EvaluatorMode.UnmarshalJSON(value))
 		case "metrics":
-			return rpcimpl.AtField("metrics", json.Unmarshal(value, &v.Metrics))
+			return rpcimpl.AtField("metrics", rpcimpl.DecodeMap(value, &v.Metrics, rpcimpl.DecodeFloat[float64]))
 		case "samples":
 			return rpcimpl.AtField("samples", rpcimpl.DecodeArray(value, &v.Samples, rpcimpl.UnmarshalJSON[EvaluationSample]))
 		case "decision":
 			return rpcimpl.AtField("decision", rpcimpl.DecodeOptional(value, &v.Decision, rpcimpl.UnmarshalJSON[DecisionRecord]))
 		case "driftWarnings":
-			return rpcimpl.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
+			return rpcimpl.AtField("driftWarnings", rpcimpl.DecodeArray(value, &v.DriftWarnings, rpcimpl.DecodeString[string]))
 		case "error":
 			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
@@ -9713,7 +9708,7 @@ func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "attemptIds":
 			has.AttemptIDs = true
-			return rpcimpl.AtField("attemptIds", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
+			return rpcimpl.AtField("attemptIds", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.AttemptIDs, rpcimpl.DecodeString[string])))
 		case "error":
 			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
@@ -10015,7 +10010,7 @@ func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "objects":
 			has.Objects = true
-			return rpcimpl.AtField("objects", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Objects)))
+			return rpcimpl.AtField("objects", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Objects, rpcimpl.DecodeString[string])))
 		case "bytes":
 			has.Bytes = true
 			return rpcimpl.AtField("bytes", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Bytes)))
@@ -10159,7 +10154,7 @@ func (x *SetupResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("locale", rpcimpl.DecodeString(value, &v.Locale))
 		case "skippedSteps":
 			has.SkippedSteps = true
-			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
+			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.SkippedSteps, rpcimpl.DecodeString[string])))
 		case "agentsFileCreated":
 			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeBool(value, &v.AgentsFileCreated))
 		case "cancelled":
@@ -10883,10 +10878,10 @@ func (x *AnswerParamsOutputSchema) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("additionalProperties", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.AdditionalProperties)))
 		case "properties":
 			has.Properties = true
-			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Properties)))
 		case "required":
 			has.Required = true
-			return rpcimpl.AtField("required", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Required)))
+			return rpcimpl.AtField("required", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Required, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -12265,7 +12260,7 @@ func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("toolCalls", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ToolCalls, rpcimpl.UnmarshalJSON[ToolCall])))
 		case "toolResults":
 			has.ToolResults = true
-			return rpcimpl.AtField("toolResults", rpcimpl.NonNull(value, json.Unmarshal(value, &v.ToolResults)))
+			return rpcimpl.AtField("toolResults", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ToolResults, rpcimpl.DecodeRaw[json.RawMessage])))
 		}
 		return nil
 	})
@@ -12662,6 +12657,7 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Mode, Timestamp bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
@@ -12673,14 +12669,7 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -12692,6 +12681,7 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 	case !has.Timestamp:
 		return rpcimpl.MissingField("timestamp")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -12950,7 +12940,7 @@ func (x *HookPrePromptParams) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("instruction", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Instruction)))
 		case "mentionedFiles":
 			has.MentionedFiles = true
-			return rpcimpl.AtField("mentionedFiles", rpcimpl.NonNull(value, json.Unmarshal(value, &v.MentionedFiles)))
+			return rpcimpl.AtField("mentionedFiles", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.MentionedFiles, rpcimpl.DecodeString[string])))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -13080,7 +13070,7 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 		case "code":
 			return rpcimpl.AtField("code", rpcimpl.DecodeString(value, &v.Code))
 		case "context":
-			return rpcimpl.AtField("context", json.Unmarshal(value, &v.Context))
+			return rpcimpl.AtField("context", rpcimpl.DecodeRawMap(value, &v.Context))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
@@ -13713,7 +13703,7 @@ func (x *AutomodeIterationParams) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "actions":
 			has.Actions = true
-			return rpcimpl.AtField("actions", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Actions)))
+			return rpcimpl.AtField("actions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Actions, rpcimpl.DecodeString[string])))
 		case "tokensUsed":
 			return rpcimpl.AtField("tokensUsed", rpcimpl.DecodeOptional(value, &v.TokensUsed, rpcimpl.DecodeInt[int64]))
 		case "timestamp":
@@ -14056,20 +14046,14 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -14079,6 +14063,7 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 	case !has.Timestamp:
 		return rpcimpl.MissingField("timestamp")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -14111,6 +14096,7 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Error, Timestamp bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "error":
@@ -14120,14 +14106,7 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -14139,6 +14118,7 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 	case !has.Timestamp:
 		return rpcimpl.MissingField("timestamp")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -14373,22 +14353,16 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skills":
-			return rpcimpl.AtField("skills", json.Unmarshal(value, &v.Skills))
+			return rpcimpl.AtField("skills", rpcimpl.DecodeArray(value, &v.Skills, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -14398,6 +14372,7 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 	case !has.Timestamp:
 		return rpcimpl.MissingField("timestamp")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -14434,6 +14409,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message, Timestamp bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skill":
@@ -14445,14 +14421,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 			has.Timestamp = true
 			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -14464,6 +14433,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	case !has.Timestamp:
 		return rpcimpl.MissingField("timestamp")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -14647,7 +14617,7 @@ func (x *SetupErrorParams) UnmarshalJSON(b []byte) error {
 			has.Error = true
 			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "context":
-			return rpcimpl.AtField("context", json.Unmarshal(value, &v.Context))
+			return rpcimpl.AtField("context", rpcimpl.DecodeRawMap(value, &v.Context))
 		}
 		return nil
 	})
@@ -14734,7 +14704,7 @@ func (x *SetupCompleteParams) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("model", rpcimpl.DecodeString(value, &v.Model))
 		case "skippedSteps":
 			has.SkippedSteps = true
-			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
+			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.SkippedSteps, rpcimpl.DecodeString[string])))
 		case "agentsFileCreated":
 			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeBool(value, &v.AgentsFileCreated))
 		}

@@ -103,12 +103,12 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	if raw == nil {
 		return rpcimpl.MissingField("kind")
 	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
+	tag, err := rpcimpl.TagOf(raw)
+	if err != nil {
 		return rpcimpl.AtField("kind", err)
 	}
 	var v InferenceDestination
-	switch tag {
+	switch string(tag) {
 	case "in_process":
 		v.InProcess = new(InferenceInProcess)
 		err = v.InProcess.UnmarshalJSON(b)
@@ -125,7 +125,7 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 		v.Opaque = new(InferenceOpaque)
 		err = v.Opaque.UnmarshalJSON(b)
 	default:
-		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", jsonrpc.Truncate(string(tag))))
 	}
 	if err != nil {
 		return err

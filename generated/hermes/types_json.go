@@ -146,7 +146,7 @@ func (x *Capabilities) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "commands":
-			return rpcimpl.AtField("commands", json.Unmarshal(value, &v.Commands))
+			return rpcimpl.AtField("commands", rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.DecodeString[string]))
 		case "schemaProvider":
 			return rpcimpl.AtField("schemaProvider", rpcimpl.DecodeBool(value, &v.SchemaProvider))
 		case "events":
@@ -607,7 +607,7 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "extensions":
 			has.Extensions = true
-			return rpcimpl.AtField("extensions", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Extensions)))
+			return rpcimpl.AtField("extensions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Extensions, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -790,7 +790,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		case "description":
 			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "authors":
-			return rpcimpl.AtField("authors", json.Unmarshal(value, &v.Authors))
+			return rpcimpl.AtField("authors", rpcimpl.DecodeArray(value, &v.Authors, rpcimpl.DecodeString[string]))
 		case "homepage":
 			return rpcimpl.AtField("homepage", rpcimpl.DecodeString(value, &v.Homepage))
 		case "capabilities":
@@ -1913,7 +1913,7 @@ func (x *UIOpenFilesResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "paths":
 			has.Paths = true
-			return rpcimpl.AtField("paths", json.Unmarshal(value, &v.Paths))
+			return rpcimpl.AtField("paths", rpcimpl.DecodeArray(value, &v.Paths, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})

@@ -6407,7 +6407,7 @@ func (x *CompletionItem) UnmarshalJSON(b []byte) error {
 		case "additionalTextEdits":
 			return rpcimpl.AtField("additionalTextEdits", rpcimpl.DecodeArray(value, &v.AdditionalTextEdits, rpcimpl.UnmarshalJSON[TextEdit]))
 		case "commitCharacters":
-			return rpcimpl.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
+			return rpcimpl.AtField("commitCharacters", rpcimpl.DecodeArray(value, &v.CommitCharacters, rpcimpl.DecodeString[string]))
 		case "command":
 			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.UnmarshalJSON[Command]))
 		case "data":
@@ -6553,7 +6553,7 @@ func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "commitCharacters":
-			return rpcimpl.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
+			return rpcimpl.AtField("commitCharacters", rpcimpl.DecodeArray(value, &v.CommitCharacters, rpcimpl.DecodeString[string]))
 		case "editRange":
 			if rpcimpl.JSONKind(value) == "null" {
 				return nil
@@ -6710,9 +6710,9 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 		case "workDoneProgress":
 			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
-			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", rpcimpl.DecodeArray(value, &v.TriggerCharacters, rpcimpl.DecodeString[string]))
 		case "allCommitCharacters":
-			return rpcimpl.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
+			return rpcimpl.AtField("allCommitCharacters", rpcimpl.DecodeArray(value, &v.AllCommitCharacters, rpcimpl.DecodeString[string]))
 		case "resolveProvider":
 			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		case "completionItem":
@@ -7106,9 +7106,9 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 		case "workDoneProgress":
 			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
-			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", rpcimpl.DecodeArray(value, &v.TriggerCharacters, rpcimpl.DecodeString[string]))
 		case "retriggerCharacters":
-			return rpcimpl.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
+			return rpcimpl.AtField("retriggerCharacters", rpcimpl.DecodeArray(value, &v.RetriggerCharacters, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7985,7 +7985,7 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 			has.Command = true
 			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		case "arguments":
-			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeArray(value, &v.Arguments, rpcimpl.DecodeRaw[LSPAny]))
 		}
 		return nil
 	})
@@ -9233,7 +9233,7 @@ func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) er
 			has.FirstTriggerCharacter = true
 			return rpcimpl.AtField("firstTriggerCharacter", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FirstTriggerCharacter)))
 		case "moreTriggerCharacter":
-			return rpcimpl.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
+			return rpcimpl.AtField("moreTriggerCharacter", rpcimpl.DecodeArray(value, &v.MoreTriggerCharacter, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -9485,7 +9485,7 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 			has.Command = true
 			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		case "arguments":
-			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeArray(value, &v.Arguments, rpcimpl.DecodeRaw[LSPAny]))
 		}
 		return nil
 	})
@@ -9550,7 +9550,7 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "commands":
 			has.Commands = true
-			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
+			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -14126,9 +14126,9 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 		case "workDoneProgress":
 			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
-			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", rpcimpl.DecodeArray(value, &v.TriggerCharacters, rpcimpl.DecodeString[string]))
 		case "allCommitCharacters":
-			return rpcimpl.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
+			return rpcimpl.AtField("allCommitCharacters", rpcimpl.DecodeArray(value, &v.AllCommitCharacters, rpcimpl.DecodeString[string]))
 		case "resolveProvider":
 			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeBool(value, &v.ResolveProvider))
 		case "completionItem":
@@ -14382,9 +14382,9 @@ func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 		case "workDoneProgress":
 			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
-			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", rpcimpl.DecodeArray(value, &v.TriggerCharacters, rpcimpl.DecodeString[string]))
 		case "retriggerCharacters":
-			return rpcimpl.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
+			return rpcimpl.AtField("retriggerCharacters", rpcimpl.DecodeArray(value, &v.RetriggerCharacters, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -15023,7 +15023,7 @@ func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
 			has.FirstTriggerCharacter = true
 			return rpcimpl.AtField("firstTriggerCharacter", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FirstTriggerCharacter)))
 		case "moreTriggerCharacter":
-			return rpcimpl.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
+			return rpcimpl.AtField("moreTriggerCharacter", rpcimpl.DecodeArray(value, &v.MoreTriggerCharacter, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -15123,7 +15123,7 @@ func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeBool(value, &v.WorkDoneProgress))
 		case "commands":
 			has.Commands = true
-			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
+			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -15201,10 +15201,10 @@ func (x *SemanticTokensLegend) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tokenTypes":
 			has.TokenTypes = true
-			return rpcimpl.AtField("tokenTypes", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
+			return rpcimpl.AtField("tokenTypes", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.TokenTypes, rpcimpl.DecodeString[string])))
 		case "tokenModifiers":
 			has.TokenModifiers = true
-			return rpcimpl.AtField("tokenModifiers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
+			return rpcimpl.AtField("tokenModifiers", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.TokenModifiers, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -17351,7 +17351,7 @@ func (x *GeneralClientCapabilitiesStaleRequestSupport) UnmarshalJSON(b []byte) e
 			return rpcimpl.AtField("cancel", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Cancel)))
 		case "retryOnContentModified":
 			has.RetryOnContentModified = true
-			return rpcimpl.AtField("retryOnContentModified", rpcimpl.NonNull(value, json.Unmarshal(value, &v.RetryOnContentModified)))
+			return rpcimpl.AtField("retryOnContentModified", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.RetryOnContentModified, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -17773,7 +17773,7 @@ func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Properties, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -18376,7 +18376,7 @@ func (x *CompletionClientCapabilitiesCompletionItemResolveSupport) UnmarshalJSON
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Properties, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -18519,7 +18519,7 @@ func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) err
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "itemDefaults":
-			return rpcimpl.AtField("itemDefaults", json.Unmarshal(value, &v.ItemDefaults))
+			return rpcimpl.AtField("itemDefaults", rpcimpl.DecodeArray(value, &v.ItemDefaults, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -19270,7 +19270,7 @@ func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) err
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Properties, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -19935,10 +19935,10 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("requests", rpcimpl.NonNull(value, v.Requests.UnmarshalJSON(value)))
 		case "tokenTypes":
 			has.TokenTypes = true
-			return rpcimpl.AtField("tokenTypes", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
+			return rpcimpl.AtField("tokenTypes", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.TokenTypes, rpcimpl.DecodeString[string])))
 		case "tokenModifiers":
 			has.TokenModifiers = true
-			return rpcimpl.AtField("tokenModifiers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
+			return rpcimpl.AtField("tokenModifiers", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.TokenModifiers, rpcimpl.DecodeString[string])))
 		case "formats":
 			has.Formats = true
 			return rpcimpl.AtField("formats", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Formats, rpcimpl.UnmarshalJSON[TokenFormat])))
@@ -20258,7 +20258,7 @@ func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) erro
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Properties, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -20552,7 +20552,7 @@ func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "version":
 			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		case "allowedTags":
-			return rpcimpl.AtField("allowedTags", json.Unmarshal(value, &v.AllowedTags))
+			return rpcimpl.AtField("allowedTags", rpcimpl.DecodeArray(value, &v.AllowedTags, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
@@ -35,20 +34,15 @@ func (x Meta) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
 	var v Meta
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -81,6 +75,7 @@ func (x RequestMeta) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 	var v RequestMeta
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "progressToken":
@@ -89,19 +84,13 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 			}
 			return rpcimpl.AtField("progressToken", v.ProgressToken.UnmarshalJSON(value))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -267,24 +256,19 @@ func (x Result) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
 	var v Result
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -317,24 +301,19 @@ func (x EmptyResult) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 	var v EmptyResult
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -409,6 +388,7 @@ func (x PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var v PaginatedResult
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -416,19 +396,13 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 		case "nextCursor":
 			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeString(value, &v.NextCursor))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -480,7 +454,7 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 		case "mimeType":
 			return rpcimpl.AtField("mimeType", rpcimpl.DecodeString(value, &v.MimeType))
 		case "sizes":
-			return rpcimpl.AtField("sizes", json.Unmarshal(value, &v.Sizes))
+			return rpcimpl.AtField("sizes", rpcimpl.DecodeArray(value, &v.Sizes, rpcimpl.DecodeString[string]))
 		case "theme":
 			if rpcimpl.JSONKind(value) == "null" {
 				return nil
@@ -685,20 +659,15 @@ func (x Capability) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *Capability) UnmarshalJSON(b []byte) error {
 	var v Capability
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -790,6 +759,7 @@ func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ClientCapabilities
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "experimental":
@@ -803,19 +773,13 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			return rpcimpl.AtField("tasks", rpcimpl.DecodeOptional(value, &v.Tasks, rpcimpl.UnmarshalJSON[ClientTasksCapability]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -1122,6 +1086,7 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilities
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "experimental":
@@ -1139,19 +1104,13 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			return rpcimpl.AtField("tasks", rpcimpl.DecodeOptional(value, &v.Tasks, rpcimpl.UnmarshalJSON[ServerTasksCapability]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -2454,6 +2413,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Resources bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -2464,14 +2424,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 			has.Resources = true
 			return rpcimpl.AtField("resources", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Resources, rpcimpl.UnmarshalJSON[Resource])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -2481,6 +2434,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	case !has.Resources:
 		return rpcimpl.MissingField("resources")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -2541,6 +2495,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ResourceTemplates bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -2551,14 +2506,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 			has.ResourceTemplates = true
 			return rpcimpl.AtField("resourceTemplates", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ResourceTemplates, rpcimpl.UnmarshalJSON[ResourceTemplate])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -2568,6 +2516,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	case !has.ResourceTemplates:
 		return rpcimpl.MissingField("resourceTemplates")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -2624,6 +2573,7 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Contents bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -2632,14 +2582,7 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 			has.Contents = true
 			return rpcimpl.AtField("contents", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Contents, rpcimpl.UnmarshalJSON[ResourceContentsUnion])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -2649,6 +2592,7 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	case !has.Contents:
 		return rpcimpl.MissingField("contents")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -2901,6 +2845,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Prompts bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -2911,14 +2856,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 			has.Prompts = true
 			return rpcimpl.AtField("prompts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Prompts, rpcimpl.UnmarshalJSON[Prompt])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -2928,6 +2866,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	case !has.Prompts:
 		return rpcimpl.MissingField("prompts")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -2972,7 +2911,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "arguments":
-			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeMap(value, &v.Arguments, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3043,6 +2982,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Messages bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -3053,14 +2993,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 			has.Messages = true
 			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[PromptMessage])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -3070,6 +3003,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 	case !has.Messages:
 		return rpcimpl.MissingField("messages")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -3142,6 +3076,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
@@ -3152,16 +3087,9 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 		case "properties":
 			return rpcimpl.AtField("properties", rpcimpl.DecodeMap(value, &v.Properties, rpcimpl.UnmarshalJSON[PropertySchema]))
 		case "required":
-			return rpcimpl.AtField("required", json.Unmarshal(value, &v.Required))
+			return rpcimpl.AtField("required", rpcimpl.DecodeArray(value, &v.Required, rpcimpl.DecodeString[string]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -3173,6 +3101,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	case v.Type != "object":
 		return rpcimpl.AtField("type", errors.New("must be \"object\""))
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -3198,20 +3127,15 @@ func (x PropertySchema) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 	var v PropertySchema
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -3465,6 +3389,7 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tools bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -3475,14 +3400,7 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 			has.Tools = true
 			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[Tool])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -3492,6 +3410,7 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 	case !has.Tools:
 		return rpcimpl.MissingField("tools")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -3547,7 +3466,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "arguments":
-			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeRawMap(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -3630,6 +3549,7 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Content bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -3638,18 +3558,11 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 			has.Content = true
 			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Content, rpcimpl.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
-			return rpcimpl.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
+			return rpcimpl.AtField("structuredContent", rpcimpl.DecodeRawMap(value, &v.StructuredContent))
 		case "isError":
 			return rpcimpl.AtField("isError", rpcimpl.DecodeBool(value, &v.IsError))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -3659,6 +3572,7 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 	case !has.Content:
 		return rpcimpl.MissingField("content")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -3812,6 +3726,7 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Task bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -3820,14 +3735,7 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 			has.Task = true
 			return rpcimpl.AtField("task", rpcimpl.NonNull(value, v.Task.UnmarshalJSON(value)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -3837,6 +3745,7 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	case !has.Task:
 		return rpcimpl.MissingField("task")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -3894,6 +3803,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -3918,14 +3828,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 		case "pollInterval":
 			return rpcimpl.AtField("pollInterval", rpcimpl.DecodeOptional(value, &v.PollInterval, rpcimpl.DecodeInt[int64]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -3943,6 +3846,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	case !has.TTL:
 		return rpcimpl.MissingField("ttl")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -4000,6 +3904,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -4024,14 +3929,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 		case "pollInterval":
 			return rpcimpl.AtField("pollInterval", rpcimpl.DecodeOptional(value, &v.PollInterval, rpcimpl.DecodeInt[int64]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -4049,6 +3947,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	case !has.TTL:
 		return rpcimpl.MissingField("ttl")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -4116,24 +4015,19 @@ func (x GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	var v GetTaskPayloadResult
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -4194,6 +4088,7 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tasks bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -4204,14 +4099,7 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 			has.Tasks = true
 			return rpcimpl.AtField("tasks", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tasks, rpcimpl.UnmarshalJSON[Task])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -4221,6 +4109,7 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 	case !has.Tasks:
 		return rpcimpl.MissingField("tasks")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -4673,7 +4562,7 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "arguments":
-			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeMap(value, &v.Arguments, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4719,6 +4608,7 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Completion bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -4727,14 +4617,7 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 			has.Completion = true
 			return rpcimpl.AtField("completion", rpcimpl.NonNull(value, v.Completion.UnmarshalJSON(value)))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -4744,6 +4627,7 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	case !has.Completion:
 		return rpcimpl.MissingField("completion")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -4800,7 +4684,7 @@ func (x *Completion) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "values":
 			has.Values = true
-			return rpcimpl.AtField("values", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Values)))
+			return rpcimpl.AtField("values", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Values, rpcimpl.DecodeString[string])))
 		case "total":
 			return rpcimpl.AtField("total", rpcimpl.DecodeOptional(value, &v.Total, rpcimpl.DecodeInt[int64]))
 		case "hasMore":
@@ -4892,7 +4776,7 @@ func (x *ToolUseContent) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "input":
 			has.Input = true
-			return rpcimpl.AtField("input", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Input)))
+			return rpcimpl.AtField("input", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Input)))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
@@ -5008,7 +4892,7 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 			has.Content = true
 			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Content, rpcimpl.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
-			return rpcimpl.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
+			return rpcimpl.AtField("structuredContent", rpcimpl.DecodeRawMap(value, &v.StructuredContent))
 		case "isError":
 			return rpcimpl.AtField("isError", rpcimpl.DecodeBool(value, &v.IsError))
 		case "_meta":
@@ -5371,9 +5255,9 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 			has.MaxTokens = true
 			return rpcimpl.AtField("maxTokens", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MaxTokens)))
 		case "stopSequences":
-			return rpcimpl.AtField("stopSequences", json.Unmarshal(value, &v.StopSequences))
+			return rpcimpl.AtField("stopSequences", rpcimpl.DecodeArray(value, &v.StopSequences, rpcimpl.DecodeString[string]))
 		case "metadata":
-			return rpcimpl.AtField("metadata", json.Unmarshal(value, &v.Metadata))
+			return rpcimpl.AtField("metadata", rpcimpl.DecodeRawMap(value, &v.Metadata))
 		case "tools":
 			return rpcimpl.AtField("tools", rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[Tool]))
 		case "toolChoice":
@@ -5437,6 +5321,7 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Role, Content, Model bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -5453,14 +5338,7 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 		case "stopReason":
 			return rpcimpl.AtField("stopReason", rpcimpl.DecodeString(value, &v.StopReason))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -5474,6 +5352,7 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	case !has.Model:
 		return rpcimpl.MissingField("model")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -5580,6 +5459,7 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Roots bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -5588,14 +5468,7 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 			has.Roots = true
 			return rpcimpl.AtField("roots", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Roots, rpcimpl.UnmarshalJSON[Root])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -5605,6 +5478,7 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 	case !has.Roots:
 		return rpcimpl.MissingField("roots")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -5963,7 +5837,7 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "enum":
 			has.Enum = true
-			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
+			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Enum, rpcimpl.DecodeString[string])))
 		case "default":
 			return rpcimpl.AtField("default", rpcimpl.DecodeString(value, &v.Default))
 		}
@@ -6169,7 +6043,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Items = true
 			return rpcimpl.AtField("items", rpcimpl.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
-			return rpcimpl.AtField("default", json.Unmarshal(value, &v.Default))
+			return rpcimpl.AtField("default", rpcimpl.DecodeArray(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6274,7 +6148,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Items = true
 			return rpcimpl.AtField("items", rpcimpl.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
-			return rpcimpl.AtField("default", json.Unmarshal(value, &v.Default))
+			return rpcimpl.AtField("default", rpcimpl.DecodeArray(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6383,9 +6257,9 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("description", rpcimpl.DecodeString(value, &v.Description))
 		case "enum":
 			has.Enum = true
-			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
+			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Enum, rpcimpl.DecodeString[string])))
 		case "enumNames":
-			return rpcimpl.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
+			return rpcimpl.AtField("enumNames", rpcimpl.DecodeArray(value, &v.EnumNames, rpcimpl.DecodeString[string]))
 		case "default":
 			return rpcimpl.AtField("default", rpcimpl.DecodeString(value, &v.Default))
 		}
@@ -6465,7 +6339,7 @@ func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "enum":
 			has.Enum = true
-			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
+			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Enum, rpcimpl.DecodeString[string])))
 		}
 		return nil
 	})
@@ -6632,7 +6506,7 @@ func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Items = true
 			return rpcimpl.AtField("items", rpcimpl.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
-			return rpcimpl.AtField("default", json.Unmarshal(value, &v.Default))
+			return rpcimpl.AtField("default", rpcimpl.DecodeArray(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6731,7 +6605,7 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 			has.Properties = true
 			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeMap(value, &v.Properties, rpcimpl.UnmarshalJSON[PrimitiveSchemaDefinition])))
 		case "required":
-			return rpcimpl.AtField("required", json.Unmarshal(value, &v.Required))
+			return rpcimpl.AtField("required", rpcimpl.DecodeArray(value, &v.Required, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6960,6 +6834,7 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Action bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -6970,14 +6845,7 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 		case "content":
 			return rpcimpl.AtField("content", rpcimpl.DecodeMap(value, &v.Content, rpcimpl.UnmarshalJSON[ElicitValue]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -6987,6 +6855,7 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 	case !has.Action:
 		return rpcimpl.MissingField("action")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -7107,20 +6976,14 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Elicitations bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "elicitations":
 			has.Elicitations = true
 			return rpcimpl.AtField("elicitations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Elicitations, rpcimpl.UnmarshalJSON[ElicitRequestURLParams])))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -7130,6 +6993,7 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 	case !has.Elicitations:
 		return rpcimpl.MissingField("elicitations")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -7241,6 +7105,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProtocolVersion, Capabilities, ServerInfo bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -7257,14 +7122,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		case "instructions":
 			return rpcimpl.AtField("instructions", rpcimpl.DecodeString(value, &v.Instructions))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -7278,6 +7136,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	case !has.ServerInfo:
 		return rpcimpl.MissingField("serverInfo")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }

@@ -223,12 +223,12 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	if raw == nil {
 		return rpcimpl.MissingField("type")
 	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
+	tag, err := rpcimpl.TagOf(raw)
+	if err != nil {
 		return rpcimpl.AtField("type", err)
 	}
 	var v ContentBlock
-	switch tag {
+	switch string(tag) {
 	case "text":
 		v.Text = new(TextContent)
 		err = v.Text.UnmarshalJSON(b)
@@ -245,7 +245,7 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 		v.Resource = new(EmbeddedResource)
 		err = v.Resource.UnmarshalJSON(b)
 	default:
-		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", jsonrpc.Truncate(string(tag))))
 	}
 	if err != nil {
 		return err
@@ -517,12 +517,12 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	if raw == nil {
 		return rpcimpl.MissingField("type")
 	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
+	tag, err := rpcimpl.TagOf(raw)
+	if err != nil {
 		return rpcimpl.AtField("type", err)
 	}
 	var v CompletionReference
-	switch tag {
+	switch string(tag) {
 	case "ref/prompt":
 		v.RefPrompt = new(PromptReference)
 		err = v.RefPrompt.UnmarshalJSON(b)
@@ -530,7 +530,7 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 		v.RefResource = new(ResourceTemplateReference)
 		err = v.RefResource.UnmarshalJSON(b)
 	default:
-		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", jsonrpc.Truncate(string(tag))))
 	}
 	if err != nil {
 		return err
@@ -628,12 +628,12 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	if raw == nil {
 		return rpcimpl.MissingField("type")
 	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
+	tag, err := rpcimpl.TagOf(raw)
+	if err != nil {
 		return rpcimpl.AtField("type", err)
 	}
 	var v SamplingMessageContentBlock
-	switch tag {
+	switch string(tag) {
 	case "text":
 		v.Text = new(TextContent)
 		err = v.Text.UnmarshalJSON(b)
@@ -650,7 +650,7 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 		v.ToolResult = new(ToolResultContent)
 		err = v.ToolResult.UnmarshalJSON(b)
 	default:
-		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", jsonrpc.Truncate(string(tag))))
 	}
 	if err != nil {
 		return err

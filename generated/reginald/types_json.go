@@ -324,7 +324,7 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 		case "version":
 			return rpcimpl.AtField("version", rpcimpl.DecodeString(value, &v.Version))
 		case "run":
-			return rpcimpl.AtField("run", json.Unmarshal(value, &v.Run))
+			return rpcimpl.AtField("run", rpcimpl.DecodeArray(value, &v.Run, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -711,7 +711,7 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 		case "args":
 			return rpcimpl.AtField("args", rpcimpl.DecodeOptional(value, &v.Args, rpcimpl.UnmarshalJSON[Arguments]))
 		case "aliases":
-			return rpcimpl.AtField("aliases", json.Unmarshal(value, &v.Aliases))
+			return rpcimpl.AtField("aliases", rpcimpl.DecodeArray(value, &v.Aliases, rpcimpl.DecodeString[string]))
 		case "config":
 			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[ConfigEntry]))
 		case "commands":

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
@@ -297,6 +296,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
@@ -305,14 +305,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 		case "error":
 			return rpcimpl.AtField("error", rpcimpl.DecodeString(value, &v.Error))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
@@ -322,6 +315,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 	case !has.Success:
 		return rpcimpl.MissingField("success")
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -758,7 +752,7 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 		case "fov":
 			return rpcimpl.AtField("fov", rpcimpl.DecodeOptional(value, &v.Fov, rpcimpl.DecodeFloat[float64]))
 		case "entity_ids":
-			return rpcimpl.AtField("entity_ids", json.Unmarshal(value, &v.EntityIDs))
+			return rpcimpl.AtField("entity_ids", rpcimpl.DecodeArray(value, &v.EntityIDs, rpcimpl.DecodeInt[int64]))
 		case "padding":
 			return rpcimpl.AtField("padding", rpcimpl.DecodeOptional(value, &v.Padding, rpcimpl.DecodeFloat[float64]))
 		case "zoom_extents":
@@ -2463,7 +2457,7 @@ func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, v.Name.UnmarshalJSON(value)))
 		case "arguments":
 			has.Arguments = true
-			return rpcimpl.AtField("arguments", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Arguments)))
+			return rpcimpl.AtField("arguments", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Arguments)))
 		}
 		return nil
 	})

@@ -161,7 +161,8 @@ type ClientStream struct {
 	handshook   bool            // the handshake's answer arrived
 	awaited     map[string]bool // ids of requests whose answers event streams owe
 	getStarted  bool
-	err         error // the fatal error that ended the stream
+	lastOneWay  *inFlight // the last POST holding no request, which Close lets finish
+	err         error     // the fatal error that ended the stream
 
 	closeOnce sync.Once
 	closeErr  error
@@ -268,13 +269,20 @@ func (s *ClientStream) Write(p []byte) (int, error) {
 
 // Close ends the session with a DELETE (a 405 answer is fine: the server
 // lets sessions expire), stops every stream and waits for the goroutines
-// the stream started. Read returns io.EOF afterwards.
+// the stream started. Read returns io.EOF afterwards. Notifications and
+// answers already written are not lost: Close first waits, at most
+// CloseTimeout, for the response headers to the last POST holding no
+// request (requests still waiting for their answers are abandoned).
 func (s *ClientStream) Close() error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.stopping = true
 		sid, gone := s.sessionID, s.sessionGone
+		last := s.lastOneWay
 		s.mu.Unlock()
+		if last != nil {
+			s.awaitHeaders(last, s.opts.CloseTimeout)
+		}
 		close(s.closed)
 		s.cancel()
 		s.wg.Wait()
@@ -283,6 +291,23 @@ func (s *ClientStream) Close() error {
 		}
 	})
 	return s.closeErr
+}
+
+// awaitHeaders waits for the response headers to the POST p, at most d,
+// unless the stream ends first.
+func (s *ClientStream) awaitHeaders(p *inFlight, d time.Duration) {
+	select {
+	case <-p.headers:
+		return
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.headers:
+	case <-t.C:
+	case <-s.ctx.Done():
+	}
 }
 
 // deleteSession sends the DELETE that ends the session.

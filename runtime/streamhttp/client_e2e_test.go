@@ -35,11 +35,12 @@ type tallyServer struct {
 	cancelled chan string        // methods whose handler saw its context end
 	release   chan struct{}      // lets "poll" answer
 	conns     chan *jsonrpc.Conn // the server side of each session
+	said      chan string        // params of each "said" notification
 }
 
 func newTallyServer(t *testing.T, opts ServerOptions) *tallyServer {
 	t.Helper()
-	ts := &tallyServer{blocked: make(chan struct{}, 4), cancelled: make(chan string, 4), release: make(chan struct{}, 4), conns: make(chan *jsonrpc.Conn, 4)}
+	ts := &tallyServer{blocked: make(chan struct{}, 4), cancelled: make(chan string, 4), release: make(chan struct{}, 4), conns: make(chan *jsonrpc.Conn, 16), said: make(chan string, 16)}
 	ts.handler = NewHandler(tallyProto, func(s *Session) {
 		ts.conns <- jsonrpc.NewConn(s, jsonrpc.Options{
 			Handler:      jsonrpc.HandlerFunc(ts.handle),
@@ -100,6 +101,9 @@ func (ts *tallyServer) handle(ctx context.Context, req *jsonrpc.Request) (any, e
 			return nil, ctx.Err()
 		}
 		return "polled", nil
+	case "said":
+		ts.said <- string(req.Params)
+		return nil, nil
 	case "broadcast":
 		go func() { _ = conn.Notify(context.Background(), "news", []string{"hello"}) }()
 		return "sent", nil

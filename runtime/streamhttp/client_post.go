@@ -24,9 +24,15 @@ type envelope struct {
 // envelopes reads the envelope of msg, or of each element of a batch;
 // elements that are not JSON objects are left out.
 func envelopes(msg []byte) []envelope {
+	return appendEnvelopes(nil, msg)
+}
+
+// appendEnvelopes is envelopes appending to out: with room for one, a
+// message that is not a batch costs no allocation.
+func appendEnvelopes(out []envelope, msg []byte) []envelope {
 	msg = bytes.TrimSpace(msg)
 	if len(msg) == 0 {
-		return nil
+		return out
 	}
 	objs := [][]byte{msg}
 	if msg[0] == '[' {
@@ -39,7 +45,6 @@ func envelopes(msg []byte) []envelope {
 			objs = append(objs, e)
 		}
 	}
-	var out []envelope
 	for _, obj := range objs {
 		var e envelope
 		err := jsonscan.DecodeObject(obj, func(key, value []byte) error {
@@ -72,7 +77,8 @@ type outgoing struct {
 // decode is sent as it is and treated as a notification: the server will
 // answer it as it sees fit.
 func inspectOutgoing(msg []byte, handshake string) outgoing {
-	elems := envelopes(msg)
+	var one [1]envelope
+	elems := appendEnvelopes(one[:0], msg)
 	o := outgoing{onlyAnswers: len(elems) > 0}
 	for _, e := range elems {
 		if e.method != nil {
@@ -85,13 +91,22 @@ func inspectOutgoing(msg []byte, handshake string) outgoing {
 		default:
 			id := compactID(e.id)
 			o.requests = append(o.requests, id)
-			var name string
-			if handshake != "" && json.Unmarshal(e.method, &name) == nil && name == handshake {
+			if handshake != "" && isMethod(e.method, handshake) {
 				o.handshake = id
 			}
 		}
 	}
 	return o
+}
+
+// isMethod reports whether the JSON value raw is the string name, read
+// in place when it has no escapes.
+func isMethod(raw []byte, name string) bool {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1:n-1]) == name
+	}
+	var s string
+	return json.Unmarshal(raw, &s) == nil && s == name
 }
 
 // compactID returns id without insignificant whitespace, the form ids are
@@ -107,11 +122,11 @@ func compactID(id json.RawMessage) json.RawMessage {
 	return b.Bytes()
 }
 
-// responseIDs returns the ids of the responses in msg (a message or a
-// batch).
-func responseIDs(msg []byte) []json.RawMessage {
-	var ids []json.RawMessage
-	for _, e := range envelopes(msg) {
+// appendResponseIDs appends to ids the ids of the responses in msg (a
+// message or a batch).
+func appendResponseIDs(ids []json.RawMessage, msg []byte) []json.RawMessage {
+	var one [1]envelope
+	for _, e := range appendEnvelopes(one[:0], msg) {
 		if e.method == nil && e.id != nil {
 			ids = append(ids, compactID(e.id))
 		}
@@ -159,6 +174,11 @@ func (s *ClientStream) post(msg []byte) error {
 		return ErrClientClosed
 	}
 	s.prev = cur
+	if len(out.requests) == 0 {
+		s.mu.Lock()
+		s.lastOneWay = cur
+		s.mu.Unlock()
+	}
 	return nil
 }
 
@@ -355,9 +375,17 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 // message that is not JSON is logged and dropped. It reports false when
 // the stream ended first.
 func (s *ClientStream) take(raw []byte, pending map[string]bool) bool {
+	raw = bytes.TrimSpace(raw)
+	if bytes.IndexByte(raw, '\n') < 0 && jsonscan.Valid(raw) {
+		// Already one line: copied as it is, spaces and all.
+		line := make([]byte, len(raw)+1)
+		copy(line, raw)
+		line[len(raw)] = '\n'
+		return s.takeOrDrop(line, pending)
+	}
 	var b bytes.Buffer
 	b.Grow(len(raw) + 1)
-	if err := json.Compact(&b, bytes.TrimSpace(raw)); err != nil {
+	if err := json.Compact(&b, raw); err != nil {
 		s.log.Warn("streamhttp: dropped a message that is not JSON", "message", jsonrpc.Truncate(string(raw)), "error", err)
 		return true
 	}
@@ -368,7 +396,8 @@ func (s *ClientStream) take(raw []byte, pending map[string]bool) bool {
 // takeOrDrop notes the answers in line (compact JSON ending in a newline)
 // and hands it to Read.
 func (s *ClientStream) takeOrDrop(line []byte, pending map[string]bool) bool {
-	for _, id := range responseIDs(line) {
+	var one [1]json.RawMessage
+	for _, id := range appendResponseIDs(one[:0], line) {
 		delete(pending, string(id))
 		s.noteAnswer(id, line)
 	}
@@ -421,7 +450,7 @@ func (s *ClientStream) failPending(pending map[string]bool, reason error) {
 // nothing.
 func (s *ClientStream) maybeStartGET() <-chan struct{} {
 	s.mu.Lock()
-	start := s.handshook && !s.getStarted
+	start := s.handshook && !s.getStarted && !s.stopping
 	if start {
 		s.getStarted = true
 	}

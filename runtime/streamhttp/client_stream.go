@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -26,11 +27,19 @@ type eventStream struct {
 // lost stream cannot be resumed.
 var errNoResume = errors.New("streamhttp: the server offers no GET stream to resume on")
 
+// logStreamDone logs at debug level that st is done, building the
+// record only when it would be written.
+func (s *ClientStream) logStreamDone(st *eventStream) {
+	if s.log.Enabled(s.ctx, slog.LevelDebug) {
+		s.log.Debug("streamhttp: event stream done", "stream", st.kind, "last-event-id", jsonrpc.Truncate(st.lastID))
+	}
+}
+
 // runPostStream reads the event stream answering a POST, resuming it with
 // GET + Last-Event-ID while answers are owed. Once every answer came, the
 // stream is left: a POST's stream is not resumed after its answer.
 func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
-	defer s.log.Debug("streamhttp: event stream done", "stream", st.kind, "last-event-id", jsonrpc.Truncate(st.lastID))
+	defer s.logStreamDone(st)
 	err := s.consume(body, st)
 	for s.prune(st.pending) > 0 && s.ctx.Err() == nil {
 		switch {
@@ -144,7 +153,8 @@ func (s *ClientStream) runGET(opened chan<- struct{}) {
 // closes body and returns the error that ended the body (nil at its end).
 func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
 	defer body.Close()
-	p := newSSEParser(body, s.opts.MaxMessageBytes)
+	p := getSSEParser(body, s.opts.MaxMessageBytes)
+	defer putSSEParser(p) // every event taken has been copied
 	p.LastID, p.idBuf = st.lastID, st.lastID
 	owed := len(st.pending) > 0
 	for {

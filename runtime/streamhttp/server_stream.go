@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -230,7 +231,17 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 	s.mu.Lock()
 	gen := st.closeGen
 	s.mu.Unlock()
-	b := appendControl(nil, st.id, seq, h.opts.Retry)
+	bp, _ := eventBufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	b := appendControl((*bp)[:0], st.id, seq, h.opts.Retry)
+	defer func() { // the writes are done with b
+		if cap(b) <= maxPooledBytes {
+			*bp = b[:0]
+			eventBufs.Put(bp)
+		}
+	}()
 	if line != nil && !s.tryDeliver(line) {
 		if !h.writeEvents(w, rc, b) {
 			return
@@ -297,6 +308,10 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 		}
 	}
 }
+
+// eventBufs keeps the buffers responses build their events in (at most
+// maxPooledBytes each), for the next response.
+var eventBufs sync.Pool
 
 // appendControl appends an event without a message: its id is the
 // stream's position and retry the delay before the client should

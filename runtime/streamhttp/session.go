@@ -308,7 +308,8 @@ func (s *Session) oldestBatch() *stream {
 // answered records the answer msg to the requests ids of st and delivers
 // it. s.mu is held.
 func (s *Session) answered(st *stream, ids []string, msg []byte) {
-	for _, id := range append([]string(nil), ids...) {
+	var room [1]string // ids may be st.pending, which the loop changes
+	for _, id := range append(room[:0], ids...) {
 		if s.byRequest[id] == st {
 			delete(s.byRequest, id)
 			s.active--

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -18,7 +19,8 @@ var errEventTooLarge = errors.New("streamhttp: server-sent event too large")
 type parsedEvent struct {
 	// Type is the event field ("" when absent, which means "message").
 	Type string
-	// Data is the data fields joined with "\n".
+	// Data is the data fields joined with "\n". It is the parser's buffer,
+	// valid until the next call of Next.
 	Data []byte
 	// ID is the stream's last event id once this event was dispatched.
 	ID string
@@ -67,6 +69,38 @@ func newSSEParser(r io.Reader, max int) *sseParser {
 	return p
 }
 
+// parsers keeps idle parsers, their buffers with them, for the next
+// event stream: a POST answered with one costs no parser.
+var parsers sync.Pool
+
+// maxPooledBytes bounds the line and data buffers of a parser put back in
+// parsers: one that grew past it for a large event is dropped.
+const maxPooledBytes = 64 << 10
+
+// getSSEParser is newSSEParser, reusing an idle parser when there is one.
+// putSSEParser gives it back once its events are no longer used.
+func getSSEParser(r io.Reader, max int) *sseParser {
+	p, ok := parsers.Get().(*sseParser)
+	if !ok {
+		return newSSEParser(r, max)
+	}
+	p.src = eofReader{r: r}
+	p.max = max
+	p.r.Reset(&p.src)
+	return p
+}
+
+// putSSEParser puts p back in parsers, forgetting its stream.
+func putSSEParser(p *sseParser) {
+	if cap(p.line) > maxPooledBytes || cap(p.data) > maxPooledBytes {
+		return
+	}
+	p.src = eofReader{}
+	p.r.Reset(&p.src)
+	*p = sseParser{r: p.r, line: p.line[:0], data: p.data[:0]}
+	parsers.Put(p)
+}
+
 // eofReader notes when its reader has returned io.EOF.
 type eofReader struct {
 	r   io.Reader
@@ -85,7 +119,8 @@ func (e *eofReader) Read(b []byte) (int, error) {
 // left in the buffer).
 func (p *sseParser) sawEOF() bool { return p.src.eof }
 
-// Next returns the next event that carries data. Events with an empty data
+// Next returns the next event that carries data, whose Data is valid until
+// the next call of Next. Events with an empty data
 // buffer (no data field) only update LastID. At the end of the stream it
 // returns io.EOF (or the reading error); an oversized line or event
 // returns an error wrapping errEventTooLarge.
@@ -118,8 +153,8 @@ func (p *sseParser) dispatch() (parsedEvent, bool) {
 	if n := len(data); n > 0 && data[n-1] == '\n' {
 		data = data[:n-1]
 	}
-	ev := parsedEvent{Type: p.typ, Data: append([]byte(nil), data...), ID: p.LastID}
-	p.data = p.data[:0]
+	ev := parsedEvent{Type: p.typ, Data: data, ID: p.LastID}
+	p.data = p.data[:0] // the next event's data overwrites this one's
 	p.hasData = false
 	p.typ = ""
 	return ev, true
@@ -139,7 +174,11 @@ func (p *sseParser) field(line []byte) error {
 	}
 	switch string(name) {
 	case "event":
-		p.typ = string(value)
+		if string(value) == "message" {
+			p.typ = "message" // the usual type, without allocating
+		} else {
+			p.typ = string(value)
+		}
 	case "data":
 		if len(p.data)+len(value)+1 > p.max+1 {
 			return fmt.Errorf("%w: data past %d bytes", errEventTooLarge, p.max)

@@ -371,7 +371,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "tags":
-			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})

@@ -132,12 +132,12 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 	if raw == nil {
 		return rpcimpl.MissingField("kind")
 	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
+	tag, err := rpcimpl.TagOf(raw)
+	if err != nil {
 		return rpcimpl.AtField("kind", err)
 	}
 	var v Shape
-	switch tag {
+	switch string(tag) {
 	case "circle":
 		v.Circle = new(Circle)
 		err = v.Circle.UnmarshalJSON(b)
@@ -145,7 +145,7 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 		v.Rect = new(ShapeRect)
 		err = v.Rect.UnmarshalJSON(b)
 	default:
-		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(string(tag))))
 	}
 	if err != nil {
 		return err

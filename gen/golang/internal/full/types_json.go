@@ -78,20 +78,15 @@ func (x Meta) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
 	var v Meta
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -398,9 +393,9 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 		case "active":
 			return rpcimpl.AtField("active", rpcimpl.DecodeOptional(value, &v.Active, rpcimpl.DecodeBool[bool]))
 		case "tags":
-			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.DecodeString[string]))
 		case "attributes":
-			return rpcimpl.AtField("attributes", json.Unmarshal(value, &v.Attributes))
+			return rpcimpl.AtField("attributes", rpcimpl.DecodeRawMap(value, &v.Attributes))
 		case "note":
 			has.Note = true
 			return rpcimpl.AtField("note", rpcimpl.DecodeOptional(value, &v.Note, rpcimpl.DecodeString[string]))
@@ -1817,24 +1812,19 @@ func (x Result) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
 	var v Result
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -1946,6 +1936,7 @@ func (x XEdits) AppendJSON(b []byte) ([]byte, error) {
 // member at fault when one does not decode or a required one is missing.
 func (x *XEdits) UnmarshalJSON(b []byte) error {
 	var v XEdits
+	var extra rpcimpl.RawMembers
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
@@ -1969,19 +1960,13 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 		case "move":
 			return rpcimpl.AtField("move", rpcimpl.DecodeOptional(value, &v.Move, rpcimpl.UnmarshalJSON[Move]))
 		}
-		var e json.RawMessage
-		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
-			return rpcimpl.AtField(string(key), err)
-		}
-		if v.Extra == nil {
-			v.Extra = make(jsonrpc.Members[json.RawMessage], 0, 4)
-		}
-		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		extra.Add(key, value)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	v.Extra = extra.Members()
 	*x = v
 	return nil
 }
@@ -2116,7 +2101,7 @@ func (x *Move) UnmarshalJSON(b []byte) error {
 		case 2:
 			return rpcimpl.DecodeString(value, &v.Label)
 		case 3:
-			return json.Unmarshal(value, &v.Tags)
+			return rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.DecodeString[string])
 		}
 		return nil
 	})
@@ -2304,7 +2289,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		case "capabilities":
 			has.Capabilities = true
-			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, rpcimpl.DecodeMap(value, &v.Capabilities, rpcimpl.DecodeBool[bool])))
 		}
 		var e int64
 		if err := rpcimpl.DecodeInt(value, &e); err != nil {

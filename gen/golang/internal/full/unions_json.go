@@ -193,12 +193,12 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 	if raw == nil {
 		return rpcimpl.MissingField("type")
 	}
-	var tag string
-	if err := json.Unmarshal(raw, &tag); err != nil {
+	tag, err := rpcimpl.TagOf(raw)
+	if err != nil {
 		return rpcimpl.AtField("type", err)
 	}
 	var v Block
-	switch tag {
+	switch string(tag) {
 	case "text":
 		v.Text = new(TextBlock)
 		err = v.Text.UnmarshalJSON(b)
@@ -206,7 +206,7 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 		v.Image = new(BlockImage)
 		err = v.Image.UnmarshalJSON(b)
 	default:
-		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(string(tag))))
 	}
 	if err != nil {
 		return err

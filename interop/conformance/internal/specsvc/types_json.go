@@ -97,7 +97,7 @@ func (x *SumParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "values":
 			has.Values = true
-			return rpcimpl.AtField("values", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Values)))
+			return rpcimpl.AtField("values", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Values, rpcimpl.DecodeInt[int64])))
 		}
 		return nil
 	})
@@ -141,7 +141,7 @@ func (x *UpdateParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "values":
-			return rpcimpl.AtField("values", json.Unmarshal(value, &v.Values))
+			return rpcimpl.AtField("values", rpcimpl.DecodeArray(value, &v.Values, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -210,7 +210,7 @@ func (x *NotifySumParams) UnmarshalJSON(b []byte) error {
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "values":
-			return rpcimpl.AtField("values", json.Unmarshal(value, &v.Values))
+			return rpcimpl.AtField("values", rpcimpl.DecodeArray(value, &v.Values, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})

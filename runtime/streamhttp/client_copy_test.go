@@ -1,0 +1,119 @@
+package streamhttp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestClientTakesEachEventWhole: each event of a stream reaches Read as
+// its own line, the next event's data overwriting nothing already taken;
+// a message on one line is passed on as it is (spaces kept), one spread
+// over several data lines is compacted, and one that is not JSON is
+// dropped.
+func TestClientTakesEachEventWhole(t *testing.T) {
+	s, err := Dial(context.Background(), "http://127.0.0.1:1/", testProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	in := "data: {\"jsonrpc\":\"2.0\",\"method\":\"a\", \"params\": {\"x\": \"long enough to be overwritten\"}}\n\n" +
+		"data: {\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n\n" +
+		"data: not json\n\n" +
+		"data: {\"jsonrpc\":\"2.0\",\ndata:  \"id\":1, \"result\":true}\n\n"
+	want := []string{
+		`{"jsonrpc":"2.0","method":"a", "params": {"x": "long enough to be overwritten"}}` + "\n",
+		`{"jsonrpc":"2.0","method":"b"}` + "\n",
+		`{"jsonrpc":"2.0","id":1,"result":true}` + "\n",
+	}
+	st := &eventStream{kind: "POST", pending: map[string]bool{"1": true}}
+	done := make(chan error, 1)
+	go func() { done <- s.consume(io.NopCloser(strings.NewReader(in)), st) }()
+	var got []string
+	for len(got) < len(want) {
+		got = append(got, string(within(t, s.incoming, 10*time.Second, "a line")))
+	}
+	if err := within(t, done, 10*time.Second, "the end of the stream"); err != nil {
+		t.Fatalf("consume: %v", err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("lines\n%q\nwant\n%q", got, want)
+	}
+	if len(st.pending) != 0 {
+		t.Errorf("still pending: %v", st.pending)
+	}
+}
+
+// TestSSEParserDataInPlace: an event's data is handed out from the
+// parser's buffer, so that reading events costs no allocation per event.
+func TestSSEParserDataInPlace(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 300 {
+		fmt.Fprintf(&in, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":%d}}\n\n", i)
+	}
+	p := newSSEParser(&in, 1<<20)
+	n := testing.AllocsPerRun(200, func() {
+		if ev, err := p.Next(); err != nil || !json.Valid(ev.Data) {
+			t.Fatalf("Next = %q, %v", ev.Data, err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("%v allocations an event, want 0", n)
+	}
+}
+
+// TestResponseIDsOfOneMessage: the ids of the answers in a line are read
+// without allocating for a single message, and every id of a batch is
+// found.
+func TestResponseIDsOfOneMessage(t *testing.T) {
+	line := []byte(`{"jsonrpc":"2.0","id":7,"result":{"a":[1,2]}}` + "\n")
+	var one [1]json.RawMessage
+	if n := testing.AllocsPerRun(100, func() {
+		if ids := appendResponseIDs(one[:0], line); len(ids) != 1 || string(ids[0]) != "7" {
+			t.Fatalf("ids = %q", ids)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations for one answer, want 0", n)
+	}
+	batch := []byte(`[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","id": "x" ,"error":{}}]`)
+	if ids := appendResponseIDs(one[:0], batch); fmt.Sprintf("%s", ids) != `[1 "x"]` {
+		t.Errorf("ids of a batch = %s, want [1 \"x\"]", ids)
+	}
+	for _, c := range []struct {
+		method string
+		want   bool
+	}{{`"initialize"`, true}, {`"\u0069nitialize"`, true}, {`"initialized"`, false}, {`"init\"ialize"`, false}} {
+		o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":`+c.method+`}`), "initialize")
+		if (o.handshake != nil) != c.want || len(o.requests) != 1 || string(o.requests[0]) != "3" {
+			t.Errorf("inspectOutgoing of method %s = %+v, want a handshake: %v", c.method, o, c.want)
+		}
+	}
+}
+
+// TestSSEParserReused: a parser given back and taken again reads its new
+// stream from a clean state: no id, retry, type or data of the last one.
+func TestSSEParserReused(t *testing.T) {
+	p := getSSEParser(strings.NewReader("id: 7\nretry: 30\nevent: other\ndata: partial"), 64)
+	if _, err := p.Next(); err != io.EOF {
+		t.Fatalf("Next = %v, want io.EOF", err)
+	}
+	putSSEParser(p)
+	for range 2 { // the pool may hand out p or a new parser
+		q := getSSEParser(strings.NewReader("data: x\n\n"), 64)
+		ev, err := q.Next()
+		if err != nil || string(ev.Data) != "x" || ev.Type != "" || ev.ID != "" || q.LastID != "" || q.HasRetry || q.max != 64 {
+			t.Fatalf("reused parser: event %+v (%v), LastID %q, HasRetry %v", ev, err, q.LastID, q.HasRetry)
+		}
+		putSSEParser(q)
+	}
+	big := getSSEParser(strings.NewReader("data: "+strings.Repeat("x", maxPooledBytes+1)+"\n\n"), 2*maxPooledBytes)
+	if ev, err := big.Next(); err != nil || len(ev.Data) != maxPooledBytes+1 {
+		t.Fatalf("big event: %d bytes, %v", len(ev.Data), err)
+	}
+	putSSEParser(big) // dropped: it is too large to keep
+}
