@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
 
 // NDJSON is newline-delimited JSON: each message is one line.
@@ -94,10 +96,7 @@ func (r *ndReader) Read() ([]byte, error) {
 			r.src.release()
 			return line, nil
 		}
-		out := r.free.get(len(line))
-		if out == nil {
-			out = make([]byte, len(line))
-		}
+		out := r.frame(len(line))
 		copy(out, line)
 		r.br = nil
 		r.src.release()
@@ -108,10 +107,11 @@ func (r *ndReader) Read() ([]byte, error) {
 
 // readLine reads the next line and strips its "\n" or "\r\n". A line that
 // fits in br's buffer is returned in place (valid until the next read);
-// a longer one is accumulated in a new slice, which is then owned (and
-// owned reports true). Once a line is known to exceed the limit, the rest
-// of it is discarded and tooLarge reports true. err is nil, io.EOF (the
-// stream ended; line holds any final unterminated line) or an I/O error.
+// a longer one is gathered in a pooled buffer, then copied to a frame of
+// its length, which is owned (and owned reports true). Once a line is
+// known to exceed the limit, the rest of it is discarded and tooLarge
+// reports true. err is nil, io.EOF (the stream ended; line holds any
+// final unterminated line) or an I/O error.
 func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 	var acc []byte
 	r.head, r.tail = nil, nil
@@ -125,9 +125,10 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 				r.keepTail(frag)
 			case len(acc)+len(frag) > r.max+1:
 				r.keepEnds(acc, frag)
+				bigbuf.Put(acc)
 				tooLarge, acc = true, nil
 			default:
-				acc = append(acc, frag...)
+				acc = r.gather(acc, frag)
 			}
 			continue
 		}
@@ -140,17 +141,55 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 			if len(acc)+len(frag) > r.max+2 {
 				r.keepEnds(acc, bytes.TrimSuffix(frag, []byte{'\n'}))
 				r.dropCR()
+				bigbuf.Put(acc)
 				return nil, false, true, err
 			}
-			frag, owned = append(acc, frag...), true
+			acc = r.gather(acc, frag)
+			frag = trimLineEnd(acc)
+			if len(frag) > r.max {
+				r.keepEnds(frag, nil)
+				bigbuf.Put(acc)
+				return nil, false, true, err
+			}
+			line = r.frame(len(frag))
+			copy(line, frag)
+			bigbuf.Put(acc)
+			return line, true, false, err
 		}
 		frag = trimLineEnd(frag)
 		if len(frag) > r.max {
 			r.keepEnds(frag, nil)
 			return nil, false, true, err
 		}
-		return frag, owned, false, err
+		return frag, false, false, err
 	}
+}
+
+// gather appends frag to acc, the part of a long line read so far, in a
+// pooled buffer at least twice as large when acc is full: what a line
+// takes grows with what has arrived of it. The outgrown buffer is pooled.
+func (r *ndReader) gather(acc, frag []byte) []byte {
+	need := len(acc) + len(frag)
+	if need <= cap(acc) {
+		return append(acc, frag...)
+	}
+	size := max(need, min(max(2*cap(acc), initialBodySize), r.max+2))
+	grown := bigbuf.Make(size)[:len(acc)]
+	copy(grown, acc)
+	bigbuf.Put(acc)
+	return append(grown, frag...)
+}
+
+// frame returns a frame of n bytes for a message: handed back, pooled or
+// new.
+func (r *ndReader) frame(n int) []byte {
+	if b := r.free.get(n); b != nil {
+		return b
+	}
+	if n > maxFreeFrame {
+		return bigbuf.Make(n)
+	}
+	return make([]byte, n)
 }
 
 // tailWindow is how many of the last bytes of a skipped line are kept:
