@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
@@ -113,7 +114,8 @@ func (r *ndReader) Read() ([]byte, error) {
 // reports true. err is nil, io.EOF (the stream ended; line holds any
 // final unterminated line) or an I/O error.
 func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
-	var acc []byte
+	var g *gathered // once the line outgrows br's buffer
+	var acc []byte  // what g gathered
 	r.head, r.tail = nil, nil
 	for {
 		var frag []byte
@@ -125,9 +127,13 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 				r.keepTail(frag)
 			case len(acc)+len(frag) > r.max+1:
 				r.keepEnds(acc, frag)
-				bigbuf.Put(acc)
-				tooLarge, acc = true, nil
+				g.release(acc)
+				g, acc, tooLarge = nil, nil, true
 			default:
+				if g == nil {
+					g = gatherBuffers.Get().(*gathered)
+					acc = g.b[:0]
+				}
 				acc = r.gather(acc, frag)
 			}
 			continue
@@ -137,23 +143,23 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 			r.dropCR()
 			return nil, false, true, err
 		}
-		if acc != nil {
+		if g != nil {
 			if len(acc)+len(frag) > r.max+2 {
 				r.keepEnds(acc, bytes.TrimSuffix(frag, []byte{'\n'}))
 				r.dropCR()
-				bigbuf.Put(acc)
+				g.release(acc)
 				return nil, false, true, err
 			}
 			acc = r.gather(acc, frag)
 			frag = trimLineEnd(acc)
 			if len(frag) > r.max {
 				r.keepEnds(frag, nil)
-				bigbuf.Put(acc)
+				g.release(acc)
 				return nil, false, true, err
 			}
 			line = r.frame(len(frag))
 			copy(line, frag)
-			bigbuf.Put(acc)
+			g.release(acc)
 			return line, true, false, err
 		}
 		frag = trimLineEnd(frag)
@@ -165,9 +171,26 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 	}
 }
 
+// gathered holds the buffer a long line is gathered in. The buffers go
+// through gatherBuffers whatever their size: a reader takes one when a
+// line outgrows its read buffer and gives it back once the line is copied
+// out, so the next long line of a similar size is gathered without
+// growing a buffer, and nothing is kept per reader.
+type gathered struct{ b []byte }
+
+var gatherBuffers = sync.Pool{New: func() any { return new(gathered) }}
+
+// release gives g back holding acc, the buffer it gathered in.
+func (g *gathered) release(acc []byte) {
+	if g != nil {
+		g.b = acc[:0]
+		gatherBuffers.Put(g)
+	}
+}
+
 // gather appends frag to acc, the part of a long line read so far, in a
-// pooled buffer at least twice as large when acc is full: what a line
-// takes grows with what has arrived of it. The outgrown buffer is pooled.
+// buffer at least twice as large when acc is full: what a line takes
+// grows with what has arrived of it. The outgrown buffer is pooled.
 func (r *ndReader) gather(acc, frag []byte) []byte {
 	need := len(acc) + len(frag)
 	if need <= cap(acc) {

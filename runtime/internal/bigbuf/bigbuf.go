@@ -18,14 +18,20 @@ import (
 )
 
 const (
-	// MinSize is the smallest capacity pooled, the size of class 0.
+	// MinSize is the smallest capacity pooled.
 	MinSize = 1 << minShift
 	// minShift is log2 of MinSize.
 	minShift = 16
-	// classes is the number of size classes: class k holds buffers with a
-	// capacity of at least MinSize << k and less than twice that. Buffers
-	// of 128 MiB and more are not pooled.
-	classes = 11
+	// steps is the number of size classes between two powers of two: a
+	// buffer Make allocates is at most 1/steps larger than asked.
+	steps = 8
+	// doublings is the number of powers of two the classes span: buffers
+	// of MinSize << doublings (128 MiB) and more are not pooled.
+	doublings = 11
+	// classes is the number of size classes. Class k holds buffers with a
+	// capacity of at least classSize(k) (and less than classSize(k+1)),
+	// so any buffer of class k holds a message of classSize(k) bytes.
+	classes = steps * doublings
 )
 
 // holder carries a buffer through a pool without the allocation putting
@@ -37,39 +43,60 @@ var (
 	holders = sync.Pool{New: func() any { return new(holder) }}
 )
 
-// class returns the size class of a buffer of capacity c: negative below
-// MinSize.
-func class(c int) int { return bits.Len(uint(c)) - 1 - minShift }
+// classSize returns the smallest capacity of class k.
+func classSize(k int) int {
+	d, s := k/steps, k%steps
+	return (steps + s) << (minShift + d - 3)
+}
+
+// classOf returns the class of a buffer of capacity c: the largest class
+// whose size is at most c, negative below MinSize.
+func classOf(c int) int {
+	d := bits.Len(uint(c)) - 1 - minShift
+	if d < 0 {
+		return -1
+	}
+	return d*steps + (c >> (minShift + d - 3)) - steps
+}
+
+// classFor returns the smallest class whose buffers all hold n bytes,
+// negative below MinSize.
+func classFor(n int) int {
+	k := classOf(n)
+	if k >= 0 && classSize(k) < n {
+		k++
+	}
+	return k
+}
 
 // Get returns a pooled buffer resized to n bytes (its capacity may be
-// larger), or nil when none of at least n bytes is at hand or n is below
-// MinSize. It never allocates a buffer.
+// larger), or nil when none is at hand or n is below MinSize. It never
+// allocates a buffer.
 func Get(n int) []byte {
-	first := class(n)
+	first := classFor(n)
 	if first < 0 {
 		return nil
 	}
-	// Buffers of n's class may be smaller than n; those of the next class
-	// are all larger.
 	for k := first; k < min(first+2, classes); k++ {
-		h, _ := pools[k].Get().(*holder)
-		if h == nil {
-			continue
-		}
-		if b := h.b; cap(b) >= n {
+		if h, _ := pools[k].Get().(*holder); h != nil {
+			b := h.b[:n]
 			h.b = nil
 			holders.Put(h)
-			return b[:n]
+			return b
 		}
-		pools[k].Put(h) // still good for a shorter message
 	}
 	return nil
 }
 
-// Make returns a buffer of n bytes, pooled if one is at hand.
+// Make returns a buffer of n bytes, pooled if one is at hand. A new
+// buffer of MinSize bytes or more gets the capacity of its size class, so
+// that once put back it serves any request of that class.
 func Make(n int) []byte {
 	if b := Get(n); b != nil {
 		return b
+	}
+	if k := classFor(n); k >= 0 && k < classes {
+		return make([]byte, n, classSize(k))
 	}
 	return make([]byte, n)
 }
@@ -78,7 +105,7 @@ func Make(n int) []byte {
 // Get; it drops b when its capacity is below MinSize or too large to
 // pool.
 func Put(b []byte) {
-	k := class(cap(b))
+	k := classOf(cap(b))
 	if k < 0 || k >= classes {
 		return
 	}
