@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 	"weak"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
 
 // bigMsg returns a JSON string of n bytes made of c.
@@ -81,37 +83,30 @@ func TestBigFrameReused(t *testing.T) {
 			r := f.NewReader(&wire, framing.Limits{})
 			rec := r.(framing.Recycler)
 			prev := mustRead(t, r, msgs[0])
-			reused := 0
+			frames := map[*byte]bool{unsafe.SliceData(prev): true}
 			bytes := allocated(func() {
 				for i := 1; i <= count; i++ {
 					rec.Recycle(prev)
-					got := mustRead(t, r, msgs[i])
-					if same(got, prev) {
-						reused++
-					}
-					prev = got
+					prev = mustRead(t, r, msgs[i])
+					frames[unsafe.SliceData(prev)] = true
 				}
 			})
-			t.Logf("%d of %d frames reused, %d bytes allocated per message", reused, count, bytes/count)
-			if reused == 0 {
-				t.Error("no frame handed back was read into again")
+			// NDJSON gathers a line in a buffer of its size class, which
+			// may be the frame handed back: two frames take turns.
+			t.Logf("%d frames for %d messages, %d bytes allocated per message", len(frames), count+1, bytes/count)
+			if len(frames) > 3 {
+				t.Errorf("%d frames for %d messages, each handed back: want at most 3", len(frames), count+1)
 			}
-			// Under the race detector a sync.Pool drops one buffer in four,
-			// and a frame read anew takes about twice the message.
-			bound := uint64(n / 4)
-			if raceEnabled {
-				bound = 2 * n
-			}
-			if bytes/count > bound {
+			if bound := uint64(n / 4); bytes/count > bound {
 				t.Errorf("reading a 600 KB message handed back each time allocated %d bytes on average, want at most %d", bytes/count, bound)
 			}
 		})
 	}
 }
 
-// TestBigFrameNotKept checks that neither a reader nor anything else
-// keeps a large frame handed back once the process stops using it: it is
-// gone after garbage collections while the reader lives on.
+// TestBigFrameNotKept checks that a reader does not keep a large frame
+// handed back: once the shared pool lets go of it (as it does when unused
+// for a while), it is collected while the reader lives on.
 func TestBigFrameNotKept(t *testing.T) {
 	for _, f := range []framing.Framing{framing.ContentLength, framing.NDJSON} {
 		r := frames(t, f, bigMsg(1<<20, 'x'), `{}`)
@@ -121,11 +116,12 @@ func TestBigFrameNotKept(t *testing.T) {
 		}
 		w := weak.Make(&frame[0])
 		r.(framing.Recycler).Recycle(frame)
-		for range 3 {
+		bigbuf.Release()
+		for range 2 {
 			runtime.GC()
 		}
 		if w.Value() != nil {
-			t.Errorf("%s: a 1 MiB frame handed back is still held after three garbage collections", f.Name())
+			t.Errorf("%s: a 1 MiB frame handed back is still held once the pool let go of it", f.Name())
 		}
 		mustRead(t, r, `{}`)
 	}
@@ -156,15 +152,10 @@ func TestLongLineAllocs(t *testing.T) {
 			}
 		})
 	})
-	// A line gathered anew, when the pooled buffers are dropped or kept
-	// for another P, takes 6 buffers and 4 MiB besides its frame: the
-	// bounds allow that now and then. Under the race detector, which makes
-	// a sync.Pool drop one buffer in four, they only rule out worse than
-	// gathering anew every time.
-	maxAllocs, maxBytes := 2.0, uint64(2*n)
-	if raceEnabled {
-		maxAllocs, maxBytes = 8, 6*n
-	}
+	// A line gathered anew, should its pooled buffer have been dropped,
+	// takes 6 buffers and 4 MiB besides its frame: the bounds allow that
+	// once in a while.
+	const maxAllocs, maxBytes = 2.0, uint64(2 * n)
 	perLine := total / (count + 1)
 	t.Logf("%.1f allocations, %d bytes per line", allocs, perLine)
 	if allocs > maxAllocs || perLine > maxBytes {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
@@ -57,6 +56,8 @@ type ndReader struct {
 	// of which skipped bytes were seen.
 	head, tail []byte
 	skipped    int
+	// long is the length of the last line gathered, with its line end.
+	long int
 }
 
 // Recycle implements [Recycler].
@@ -114,8 +115,7 @@ func (r *ndReader) Read() ([]byte, error) {
 // reports true. err is nil, io.EOF (the stream ended; line holds any
 // final unterminated line) or an I/O error.
 func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
-	var g *gathered // once the line outgrows br's buffer
-	var acc []byte  // what g gathered
+	var acc []byte // once the line outgrows br's buffer, what is gathered
 	r.head, r.tail = nil, nil
 	for {
 		var frag []byte
@@ -127,13 +127,9 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 				r.keepTail(frag)
 			case len(acc)+len(frag) > r.max+1:
 				r.keepEnds(acc, frag)
-				g.release(acc)
-				g, acc, tooLarge = nil, nil, true
+				bigbuf.Put(acc)
+				acc, tooLarge = nil, true
 			default:
-				if g == nil {
-					g = gatherBuffers.Get().(*gathered)
-					acc = g.b[:0]
-				}
 				acc = r.gather(acc, frag)
 			}
 			continue
@@ -143,23 +139,24 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 			r.dropCR()
 			return nil, false, true, err
 		}
-		if g != nil {
+		if acc != nil {
 			if len(acc)+len(frag) > r.max+2 {
 				r.keepEnds(acc, bytes.TrimSuffix(frag, []byte{'\n'}))
 				r.dropCR()
-				g.release(acc)
+				bigbuf.Put(acc)
 				return nil, false, true, err
 			}
 			acc = r.gather(acc, frag)
 			frag = trimLineEnd(acc)
 			if len(frag) > r.max {
 				r.keepEnds(frag, nil)
-				g.release(acc)
+				bigbuf.Put(acc)
 				return nil, false, true, err
 			}
+			r.long = len(acc)
 			line = r.frame(len(frag))
 			copy(line, frag)
-			g.release(acc)
+			bigbuf.Put(acc)
 			return line, true, false, err
 		}
 		frag = trimLineEnd(frag)
@@ -171,30 +168,20 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 	}
 }
 
-// gathered holds the buffer a long line is gathered in. The buffers go
-// through gatherBuffers whatever their size: a reader takes one when a
-// line outgrows its read buffer and gives it back once the line is copied
-// out, so the next long line of a similar size is gathered without
-// growing a buffer, and nothing is kept per reader.
-type gathered struct{ b []byte }
-
-var gatherBuffers = sync.Pool{New: func() any { return new(gathered) }}
-
-// release gives g back holding acc, the buffer it gathered in.
-func (g *gathered) release(acc []byte) {
-	if g != nil {
-		g.b = acc[:0]
-		gatherBuffers.Put(g)
-	}
-}
-
 // gather appends frag to acc, the part of a long line read so far, in a
-// buffer at least twice as large when acc is full: what a line takes
-// grows with what has arrived of it. The outgrown buffer is pooled.
+// pooled buffer at least twice as large when acc is full: what a line
+// takes grows with what has arrived of it. The outgrown buffer is pooled.
+// The first buffer is as large as the last long line when one is pooled:
+// the next line probably has a similar size.
 func (r *ndReader) gather(acc, frag []byte) []byte {
 	need := len(acc) + len(frag)
 	if need <= cap(acc) {
 		return append(acc, frag...)
+	}
+	if acc == nil && r.long > need {
+		if b := bigbuf.Get(r.long); b != nil {
+			return append(b[:0], frag...)
+		}
 	}
 	size := max(need, min(max(2*cap(acc), initialBodySize), r.max+2))
 	grown := bigbuf.Make(size)[:len(acc)]

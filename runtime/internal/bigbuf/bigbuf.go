@@ -2,10 +2,13 @@
 // runtime's readers (message frames) and writers (encoded messages).
 //
 // A connection then holds no large buffer between messages, while a
-// process exchanging large messages reuses their memory. The pools are
-// sync.Pools, which drop what they hold when it has not been used for
-// two garbage collections, so a process that stops exchanging large
-// messages gives their memory back.
+// process exchanging large messages reuses their memory. Buffers are
+// pooled by size class, a few per class (fewer for larger classes), and
+// a class that goes unused for a whole sweep period (between one and two
+// seconds) is emptied, so a process that stops exchanging large messages
+// gives their memory back. The pool is one for the process, not per P as
+// a sync.Pool is: a buffer put back by a connection's writer is found by
+// the goroutine that encodes its next message, wherever each runs.
 //
 // A buffer is put back only by the code that got or made it, once
 // nothing else reads or writes it; a buffer taken from the pool holds old
@@ -15,6 +18,8 @@ package bigbuf
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 const (
@@ -34,14 +39,24 @@ const (
 	classes = steps * doublings
 )
 
-// holder carries a buffer through a pool without the allocation putting
-// a slice in an interface takes.
-type holder struct{ b []byte }
+// class holds the pooled buffers of one size class.
+type class struct {
+	mu   sync.Mutex
+	bufs [][]byte // a stack, at most keep(k) long
+	used bool     // a buffer was taken or put back since the last sweep
+}
 
-var (
-	pools   [classes]sync.Pool
-	holders = sync.Pool{New: func() any { return new(holder) }}
+var pool [classes]class
+
+// keepBytes bounds the bytes a class keeps, and maxKeep the buffers: at
+// least 2 are kept whatever their size.
+const (
+	keepBytes = 8 << 20
+	maxKeep   = 64
 )
+
+// keep returns how many buffers class k keeps.
+func keep(k int) int { return min(maxKeep, max(2, keepBytes/classSize(k))) }
 
 // classSize returns the smallest capacity of class k.
 func classSize(k int) int {
@@ -73,19 +88,22 @@ func classFor(n int) int {
 // larger), or nil when none is at hand or n is below MinSize. It never
 // allocates a buffer.
 func Get(n int) []byte {
-	first := classFor(n)
-	if first < 0 {
+	k := classFor(n)
+	if k < 0 || k >= classes {
 		return nil
 	}
-	for k := first; k < min(first+2, classes); k++ {
-		if h, _ := pools[k].Get().(*holder); h != nil {
-			b := h.b[:n]
-			h.b = nil
-			holders.Put(h)
-			return b
-		}
+	c := &pool[k]
+	c.mu.Lock()
+	var b []byte
+	if top := len(c.bufs) - 1; top >= 0 {
+		b, c.bufs[top], c.bufs = c.bufs[top], nil, c.bufs[:top]
+		c.used = true
 	}
-	return nil
+	c.mu.Unlock()
+	if b == nil {
+		return nil
+	}
+	return b[:n]
 }
 
 // Make returns a buffer of n bytes, pooled if one is at hand. A new
@@ -103,13 +121,87 @@ func Make(n int) []byte {
 
 // Put pools b, which nothing else will read or write again, for a later
 // Get; it drops b when its capacity is below MinSize or too large to
-// pool.
+// pool, or when its class holds all it keeps.
 func Put(b []byte) {
 	k := classOf(cap(b))
 	if k < 0 || k >= classes {
 		return
 	}
-	h := holders.Get().(*holder)
-	h.b = b[:0]
-	pools[k].Put(h)
+	c := &pool[k]
+	c.mu.Lock()
+	kept := len(c.bufs) < keep(k)
+	if kept {
+		if c.bufs == nil {
+			c.bufs = make([][]byte, 0, keep(k))
+		}
+		c.bufs = append(c.bufs, b[:0])
+	}
+	c.used = true
+	c.mu.Unlock()
+	if kept {
+		startSweeping()
+	}
+}
+
+// sweepEvery is the sweep period: a class untouched for a whole period
+// is emptied at its end.
+const sweepEvery = time.Second
+
+var (
+	// sweeping reports whether a sweep is scheduled.
+	sweeping atomic.Bool
+	// swept, when set (by tests), is called after each sweep.
+	swept atomic.Pointer[func()]
+)
+
+// startSweeping schedules a sweep unless one is.
+func startSweeping() {
+	if sweeping.CompareAndSwap(false, true) {
+		time.AfterFunc(sweepEvery, sweep)
+	}
+}
+
+// sweepMu keeps sweeps one at a time.
+var sweepMu sync.Mutex
+
+// sweep empties the classes unused since the last sweep, and schedules
+// the next one while some class still holds buffers.
+func sweep() {
+	sweepMu.Lock()
+	defer sweepMu.Unlock()
+	sweepLocked()
+}
+
+// sweepLocked is sweep with sweepMu held.
+func sweepLocked() {
+	sweeping.Store(false) // a Put from now on schedules a sweep itself
+	held := 0
+	for k := range pool {
+		c := &pool[k]
+		c.mu.Lock()
+		if !c.used {
+			clear(c.bufs)
+			c.bufs = c.bufs[:0]
+		}
+		c.used = false
+		held += len(c.bufs)
+		c.mu.Unlock()
+	}
+	if held > 0 {
+		startSweeping()
+	}
+	if f := swept.Load(); f != nil {
+		(*f)()
+	}
+}
+
+// Release drops every pooled buffer at once.
+func Release() {
+	for k := range pool {
+		c := &pool[k]
+		c.mu.Lock()
+		clear(c.bufs)
+		c.bufs = c.bufs[:0]
+		c.mu.Unlock()
+	}
 }

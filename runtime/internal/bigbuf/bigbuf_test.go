@@ -3,6 +3,7 @@ package bigbuf
 import (
 	"runtime"
 	"testing"
+	"time"
 	"unsafe"
 	"weak"
 )
@@ -10,105 +11,81 @@ import (
 // same reports whether a and b start at the same address.
 func same(a, b []byte) bool { return unsafe.SliceData(a) == unsafe.SliceData(b) }
 
-// drain empties every pool.
-func drain() {
-	for k := range pools {
-		for pools[k].Get() != nil {
-		}
+// held returns how many buffers the pool holds.
+func held() int {
+	n := 0
+	for k := range pool {
+		pool[k].mu.Lock()
+		n += len(pool[k].bufs)
+		pool[k].mu.Unlock()
 	}
+	return n
 }
 
-// tries is how many times a test puts a buffer back before it expects to
-// get it again: a sync.Pool may drop what it is given (under the race
-// detector, one Put in four) or keep it for another P.
-const tries = 64
-
 // TestReuse checks that a buffer Make returned and that was put back is
-// what a later Get of its size returns, for sizes across the classes.
+// what a later Get of its size returns, for sizes across the classes,
+// and that Get takes it out of the pool.
 func TestReuse(t *testing.T) {
 	for _, size := range []int{MinSize, MinSize + 1, 100 << 10, 1<<20 + 60, 5 << 20} {
-		reused := false
-		for range tries {
-			drain()
-			b := Make(size)
-			Put(b)
-			g := Get(size)
-			if g != nil && (len(g) != size || cap(g) < size) {
-				t.Fatalf("Get(%d) returned len %d, cap %d", size, len(g), cap(g))
-			}
-			if same(g, b) {
-				reused = true
-				break
-			}
+		Release()
+		b := Make(size)
+		Put(b)
+		g := Get(size)
+		if len(g) != size || !same(g, b) {
+			t.Errorf("Get(%d) after putting back a buffer of its size: len %d, same buffer %v", size, len(g), same(g, b))
 		}
-		if !reused {
-			t.Errorf("a buffer of %d bytes put back was never returned by Get in %d tries", size, tries)
+		if again := Get(size); again != nil {
+			t.Errorf("Get(%d) returned a buffer a second time", size)
 		}
 	}
 }
 
 // TestGetNeverShort checks that Get does not return a pooled buffer
-// smaller than asked, and that the buffer it passed over is still there
-// for a shorter request.
+// smaller than asked, and that a buffer too small for one request is
+// still there for a shorter one.
 func TestGetNeverShort(t *testing.T) {
-	reused := false
-	for range tries {
-		drain()
-		b := make([]byte, 100<<10) // class 0, as 120 KiB is
-		Put(b)
-		if g := Get(120 << 10); g != nil {
-			t.Fatalf("Get(120 KiB) returned a buffer of capacity %d, from an empty pool but for 100 KiB", cap(g))
-		}
-		if g := Get(90 << 10); same(g, b) {
-			reused = true
-			break
-		}
+	Release()
+	b := make([]byte, 100<<10) // in the 96 KiB class
+	Put(b)
+	if g := Get(100<<10 + 1); g != nil {
+		t.Fatalf("Get(100 KiB + 1) returned a buffer of capacity %d, with only 100 KiB pooled", cap(g))
 	}
-	if !reused {
-		t.Error("the buffer Get passed over as too small was not kept")
+	if g := Get(90 << 10); !same(g, b) {
+		t.Error("a buffer of 100 KiB was not returned for 90 KiB")
 	}
 }
 
 // TestSmallNotPooled checks that Get and Put ignore buffers below MinSize.
 func TestSmallNotPooled(t *testing.T) {
-	drain()
-	for range tries {
-		Put(make([]byte, 10, MinSize-1))
-	}
+	Release()
+	Put(make([]byte, 10, MinSize-1))
 	if g := Get(MinSize - 1); g != nil {
 		t.Errorf("Get(MinSize-1) returned a buffer of capacity %d", cap(g))
 	}
-	for k := range pools {
-		if pools[k].Get() != nil {
-			t.Errorf("class %d holds a buffer below MinSize", k)
-		}
+	if n := held(); n != 0 {
+		t.Errorf("the pool holds %d buffers below MinSize", n)
 	}
 }
 
-// TestMakeSize checks that Make returns n bytes, pooled or new.
-func TestMakeSize(t *testing.T) {
-	drain()
-	for _, n := range []int{0, 1, MinSize - 1, MinSize, 3 << 20} {
-		if b := Make(n); len(b) != n {
-			t.Errorf("Make(%d) returned %d bytes", n, len(b))
-		}
+// TestKeepBounded checks that a class keeps at most keep(k) buffers, and
+// that many classes keep at most keepBytes each.
+func TestKeepBounded(t *testing.T) {
+	Release()
+	var bufs [][]byte
+	for range 3 * maxKeep {
+		bufs = append(bufs, Make(MinSize), Make(4<<20))
 	}
-}
-
-// TestReleasedWhenUnused checks that the pools give a buffer's memory
-// back when it goes unused through garbage collections: nothing keeps
-// what a burst of large messages left behind.
-func TestReleasedWhenUnused(t *testing.T) {
-	drain()
-	b := make([]byte, 1<<20)
-	w := weak.Make(&b[0])
-	Put(b)
-	for range 3 {
-		runtime.GC()
+	for _, b := range bufs {
+		Put(b)
 	}
-	if w.Value() != nil {
-		t.Error("a pooled buffer unused through three garbage collections is still held")
+	if got := len(pool[0].bufs); got != keep(0) || got > maxKeep {
+		t.Errorf("the 64 KiB class holds %d buffers, want %d", got, keep(0))
 	}
+	k := classFor(4 << 20)
+	if got := len(pool[k].bufs); got != keep(k) || got*classSize(k) > max(keepBytes, 2*classSize(k)) {
+		t.Errorf("the 4 MiB class holds %d buffers, want %d", got, keep(k))
+	}
+	Release()
 }
 
 // TestClasses checks the size classes: a buffer's class is the largest
@@ -138,5 +115,53 @@ func TestClasses(t *testing.T) {
 	}
 	if classOf(MinSize-1) >= 0 || classFor(MinSize-1) >= 0 {
 		t.Error("a buffer below MinSize has a class")
+	}
+}
+
+// TestSweepKeepsWhatIsUsed checks that a sweep keeps the buffers of a
+// class used since the last sweep, and empties a class unused since.
+func TestSweepKeepsWhatIsUsed(t *testing.T) {
+	sweepMu.Lock() // no scheduled sweep in between
+	defer sweepMu.Unlock()
+	Release()
+	Put(Make(MinSize))
+	sweepLocked() // the class was used since the last sweep
+	if held() != 1 {
+		t.Fatal("a sweep right after a Put emptied the class")
+	}
+	sweepLocked() // unused for a whole period
+	if n := held(); n != 0 {
+		t.Errorf("%d buffers left after a sweep period without use", n)
+	}
+}
+
+// TestReleasedWhenIdle checks that the pool gives a buffer's memory back
+// by itself once unused: the sweeps Put schedules run until the pool is
+// empty, and then no more are scheduled.
+func TestReleasedWhenIdle(t *testing.T) {
+	Release()
+	sweeps := make(chan int, 16)
+	f := func() { sweeps <- held() }
+	swept.Store(&f)
+	defer swept.Store(nil)
+	b := Make(1 << 20)
+	w := weak.Make(&b[0])
+	Put(b)
+	deadline := time.After(30 * time.Second) // turns a hang into a failure
+	for left := -1; left != 0; {
+		select {
+		case left = <-sweeps:
+		case <-deadline:
+			t.Fatal("the pool was not emptied by its sweeps")
+		}
+	}
+	for range 2 {
+		runtime.GC()
+	}
+	if w.Value() != nil {
+		t.Error("a buffer the pool let go of is still held")
+	}
+	if sweeping.Load() {
+		t.Error("a sweep is still scheduled with the pool empty")
 	}
 }
