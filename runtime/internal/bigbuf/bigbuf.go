@@ -55,6 +55,13 @@ const (
 	maxKeep   = 64
 )
 
+var (
+	// maxPooled bounds the bytes of all classes together; tests lower it.
+	maxPooled int64 = 64 << 20
+	// pooled is the capacity of the buffers the pool holds, in bytes.
+	pooled atomic.Int64
+)
+
 // keep returns how many buffers class k keeps.
 func keep(k int) int { return min(maxKeep, max(2, keepBytes/classSize(k))) }
 
@@ -98,6 +105,7 @@ func Get(n int) []byte {
 	if top := len(c.bufs) - 1; top >= 0 {
 		b, c.bufs[top], c.bufs = c.bufs[top], nil, c.bufs[:top]
 		c.used = true
+		pooled.Add(-int64(cap(b)))
 	}
 	c.mu.Unlock()
 	if b == nil {
@@ -129,7 +137,10 @@ func Put(b []byte) {
 	}
 	c := &pool[k]
 	c.mu.Lock()
-	kept := len(c.bufs) < keep(k)
+	kept := len(c.bufs) < keep(k) && pooled.Add(int64(cap(b))) <= maxPooled
+	if !kept && len(c.bufs) < keep(k) {
+		pooled.Add(-int64(cap(b))) // over maxPooled
+	}
 	if kept {
 		if c.bufs == nil {
 			c.bufs = make([][]byte, 0, keep(k))
@@ -180,8 +191,7 @@ func sweepLocked() {
 		c := &pool[k]
 		c.mu.Lock()
 		if !c.used {
-			clear(c.bufs)
-			c.bufs = c.bufs[:0]
+			c.drop()
 		}
 		c.used = false
 		held += len(c.bufs)
@@ -200,8 +210,16 @@ func Release() {
 	for k := range pool {
 		c := &pool[k]
 		c.mu.Lock()
-		clear(c.bufs)
-		c.bufs = c.bufs[:0]
+		c.drop()
 		c.mu.Unlock()
 	}
+}
+
+// drop lets go of the buffers of c, whose mu is held.
+func (c *class) drop() {
+	for _, b := range c.bufs {
+		pooled.Add(-int64(cap(b)))
+	}
+	clear(c.bufs)
+	c.bufs = c.bufs[:0]
 }

@@ -86,6 +86,36 @@ func TestKeepBounded(t *testing.T) {
 		t.Errorf("the 4 MiB class holds %d buffers, want %d", got, keep(k))
 	}
 	Release()
+	if n := pooled.Load(); n != 0 {
+		t.Errorf("the pool counts %d bytes once emptied", n)
+	}
+}
+
+// TestPooledBounded checks that all classes together hold at most
+// maxPooled bytes, however many classes are in use.
+func TestPooledBounded(t *testing.T) {
+	Release()
+	defer func(m int64) { maxPooled = m }(maxPooled)
+	maxPooled = 1 << 20
+	var bufs [][]byte
+	for k := range 8 { // 64 to 120 KiB, 64 buffers each kept at most
+		for range 10 {
+			bufs = append(bufs, make([]byte, 0, classSize(k)))
+		}
+	}
+	for _, b := range bufs {
+		Put(b)
+	}
+	total := 0
+	for k := range pool {
+		for _, b := range pool[k].bufs {
+			total += cap(b)
+		}
+	}
+	if total > int(maxPooled) || total < int(maxPooled)-classSize(8) || int64(total) != pooled.Load() {
+		t.Errorf("the pool holds %d bytes (counted %d), want at most %d and near it", total, pooled.Load(), maxPooled)
+	}
+	Release()
 }
 
 // TestClasses checks the size classes: a buffer's class is the largest
@@ -108,6 +138,9 @@ func TestClasses(t *testing.T) {
 		k = classFor(n)
 		if size := classSize(k); size < n || size > n+n/steps || (k > 0 && classSize(k-1) >= n) {
 			t.Errorf("classFor(%d) = %d, of %d bytes", n, k, size)
+		}
+		if n > 8<<20 {
+			continue // not worth allocating
 		}
 		if b := Make(n); len(b) != n || cap(b) != classSize(k) {
 			t.Errorf("Make(%d): len %d, cap %d, want cap %d", n, len(b), cap(b), classSize(k))
