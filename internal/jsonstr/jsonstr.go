@@ -78,14 +78,8 @@ const (
 // printable ASCII written as is (len(s) when there is none), looking at
 // eight bytes at a time.
 func plainRun(s string, i int, escapeHTML bool) int {
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		m := x | (x - ones*0x20) | hasByte(x, '"') | hasByte(x, '\\')
-		if escapeHTML {
-			m |= hasByte(x, '<') | hasByte(x, '>') | hasByte(x, '&')
-		}
-		if m&highs != 0 {
+	for ; i+16 <= len(s); i += 16 {
+		if m := special(load(s, i), escapeHTML) | special(load(s, i+8), escapeHTML); m&highs != 0 {
 			break
 		}
 	}
@@ -97,6 +91,25 @@ func plainRun(s string, i int, escapeHTML bool) int {
 		i++
 	}
 	return i
+}
+
+// load returns the eight bytes of s from i on, the first in the low byte.
+func load(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// special returns a word whose high bit is set in every byte of x that is
+// not printable ASCII written as is (and maybe in others: callers look at
+// the bytes again), and in none otherwise. '"' and '&' differ only in
+// bit 2, and '<' and '>' only in bit 1, so that setting the bit tests
+// for both at once, and for no other byte.
+func special(x uint64, escapeHTML bool) uint64 {
+	m := x | (x - ones*0x20) | hasByte(x, '\\')
+	if escapeHTML {
+		return m | hasByte(x|ones*0x04, '&') | hasByte(x|ones*0x02, '>')
+	}
+	return m | hasByte(x, '"')
 }
 
 // plainASCII and plainHTML tell the bytes written as they are, without

@@ -42,6 +42,20 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestEveryByteEveryLane checks Append against encoding/json for every
+// byte value in every position of a run of plain text longer than two
+// words, so that each lane of the word-at-a-time scan sees each byte.
+func TestEveryByteEveryLane(t *testing.T) {
+	plain := []byte(strings.Repeat("a", 40))
+	for c := range 256 {
+		for pos := range len(plain) {
+			s := append([]byte(nil), plain...)
+			s[pos] = byte(c)
+			check(t, string(s))
+		}
+	}
+}
+
 // FuzzAppend checks Append against encoding/json on any string.
 func FuzzAppend(f *testing.F) {
 	for _, s := range samples {

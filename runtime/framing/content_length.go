@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
 
 // ContentLength is the LSP-style framing: each message is preceded by a
@@ -34,6 +36,9 @@ const (
 	// grow as their bytes arrive, so an announced length is never
 	// allocated before it is received.
 	initialBodySize = 64 << 10
+	// bodyGrowth is how many times the bytes of a body that have arrived
+	// a reader allocates for it, up to its announced length.
+	bodyGrowth = 8
 	// maxRetainedWriteBuffer is the largest write buffer a writer keeps
 	// between messages; a larger one is dropped after use.
 	maxRetainedWriteBuffer = 1 << 20
@@ -210,29 +215,41 @@ func (r *clReader) discard(length int64) error {
 	}
 }
 
-// readBody reads a body of n bytes. It allocates at most initialBodySize
-// up front and grows the buffer as bytes arrive, so a peer that announces
-// a large body and sends nothing costs little.
+// readBody reads a body of n bytes. A frame handed back or pooled is
+// read into when one is at hand. Otherwise it allocates at most
+// initialBodySize up front and, as bytes arrive, grows the buffer to
+// bodyGrowth times what has arrived (the outgrown buffers are pooled), so
+// a peer that announces a large body and sends little costs little.
 func (r *clReader) readBody(n int) ([]byte, error) {
-	if buf := r.free.get(n); buf != nil {
+	buf := r.free.get(n)
+	if buf == nil && n > maxFreeFrame {
+		buf = bigbuf.Get(n)
+	}
+	if buf != nil {
 		if _, err := io.ReadFull(r.br, buf); err != nil {
 			return nil, r.bodyError("reading body", err)
 		}
 		return buf, nil
 	}
-	buf := make([]byte, min(n, initialBodySize))
+	if n <= initialBodySize {
+		buf = make([]byte, n)
+	} else {
+		buf = bigbuf.Make(initialBodySize)
+	}
 	off := 0
 	for {
 		m, err := io.ReadFull(r.br, buf[off:])
 		off += m
 		if err != nil {
+			bigbuf.Put(buf)
 			return nil, r.bodyError("reading body", err)
 		}
 		if off == n {
 			return buf, nil
 		}
-		grown := make([]byte, min(2*len(buf), n))
+		grown := bigbuf.Make(min(bodyGrowth*len(buf), n))
 		copy(grown, buf)
+		bigbuf.Put(buf)
 		buf = grown
 	}
 }

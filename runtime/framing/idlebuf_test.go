@@ -93,3 +93,29 @@ func TestIdleReaderSmall(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWriterBufferedSame checks, for any message, that writing it to a
+// buffered destination gives the bytes writing it to an unbuffered one
+// gives, the line ends it holds replaced alike.
+func FuzzWriterBufferedSame(f *testing.F) {
+	for _, seed := range []string{`{"a":1}`, "{\"a\":\r\n1,\n\"b\":\r2}\n", "\r\r\n\n{}\n\r", "x\ny", "\n\n\nz"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		for _, fr := range []Framing{NDJSON, ContentLength} {
+			var plain, buffered bytes.Buffer
+			bw := bufio.NewWriterSize(&buffered, 16)
+			perr := fr.NewWriter(&plain).Write(msg)
+			berr := fr.NewWriter(bw).Write(msg)
+			if (perr == nil) != (berr == nil) {
+				t.Fatalf("%s: plain write: %v, buffered: %v", fr.Name(), perr, berr)
+			}
+			if err := bw.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(plain.Bytes(), buffered.Bytes()) {
+				t.Fatalf("%s: buffered write %q, plain %q", fr.Name(), buffered.Bytes(), plain.Bytes())
+			}
+		}
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
 
 // NDJSON is newline-delimited JSON: each message is one line.
@@ -54,6 +56,8 @@ type ndReader struct {
 	// of which skipped bytes were seen.
 	head, tail []byte
 	skipped    int
+	// long is the length of the last line gathered, with its line end.
+	long int
 }
 
 // Recycle implements [Recycler].
@@ -94,10 +98,7 @@ func (r *ndReader) Read() ([]byte, error) {
 			r.src.release()
 			return line, nil
 		}
-		out := r.free.get(len(line))
-		if out == nil {
-			out = make([]byte, len(line))
-		}
+		out := r.frame(len(line))
 		copy(out, line)
 		r.br = nil
 		r.src.release()
@@ -108,12 +109,13 @@ func (r *ndReader) Read() ([]byte, error) {
 
 // readLine reads the next line and strips its "\n" or "\r\n". A line that
 // fits in br's buffer is returned in place (valid until the next read);
-// a longer one is accumulated in a new slice, which is then owned (and
-// owned reports true). Once a line is known to exceed the limit, the rest
-// of it is discarded and tooLarge reports true. err is nil, io.EOF (the
-// stream ended; line holds any final unterminated line) or an I/O error.
+// a longer one is gathered in a pooled buffer, then copied to a frame of
+// its length, which is owned (and owned reports true). Once a line is
+// known to exceed the limit, the rest of it is discarded and tooLarge
+// reports true. err is nil, io.EOF (the stream ended; line holds any
+// final unterminated line) or an I/O error.
 func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
-	var acc []byte
+	var acc []byte // once the line outgrows br's buffer, what is gathered
 	r.head, r.tail = nil, nil
 	for {
 		var frag []byte
@@ -125,9 +127,10 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 				r.keepTail(frag)
 			case len(acc)+len(frag) > r.max+1:
 				r.keepEnds(acc, frag)
-				tooLarge, acc = true, nil
+				bigbuf.Put(acc)
+				acc, tooLarge = nil, true
 			default:
-				acc = append(acc, frag...)
+				acc = r.gather(acc, frag)
 			}
 			continue
 		}
@@ -140,17 +143,63 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 			if len(acc)+len(frag) > r.max+2 {
 				r.keepEnds(acc, bytes.TrimSuffix(frag, []byte{'\n'}))
 				r.dropCR()
+				bigbuf.Put(acc)
 				return nil, false, true, err
 			}
-			frag, owned = append(acc, frag...), true
+			acc = r.gather(acc, frag)
+			frag = trimLineEnd(acc)
+			if len(frag) > r.max {
+				r.keepEnds(frag, nil)
+				bigbuf.Put(acc)
+				return nil, false, true, err
+			}
+			r.long = len(acc)
+			line = r.frame(len(frag))
+			copy(line, frag)
+			bigbuf.Put(acc)
+			return line, true, false, err
 		}
 		frag = trimLineEnd(frag)
 		if len(frag) > r.max {
 			r.keepEnds(frag, nil)
 			return nil, false, true, err
 		}
-		return frag, owned, false, err
+		return frag, false, false, err
 	}
+}
+
+// gather appends frag to acc, the part of a long line read so far, in a
+// pooled buffer at least twice as large when acc is full: what a line
+// takes grows with what has arrived of it. The outgrown buffer is pooled.
+// The first buffer is as large as the last long line when one is pooled:
+// the next line probably has a similar size.
+func (r *ndReader) gather(acc, frag []byte) []byte {
+	need := len(acc) + len(frag)
+	if need <= cap(acc) {
+		return append(acc, frag...)
+	}
+	if acc == nil && r.long > need {
+		if b := bigbuf.Get(r.long); b != nil {
+			return append(b[:0], frag...)
+		}
+	}
+	size := max(need, min(max(2*cap(acc), initialBodySize), r.max+2))
+	grown := bigbuf.Make(size)[:len(acc)]
+	copy(grown, acc)
+	bigbuf.Put(acc)
+	return append(grown, frag...)
+}
+
+// frame returns a frame of n bytes for a message: handed back, pooled or
+// new.
+func (r *ndReader) frame(n int) []byte {
+	if b := r.free.get(n); b != nil {
+		return b
+	}
+	if n > maxFreeFrame {
+		return bigbuf.Make(n)
+	}
+	return make([]byte, n)
 }
 
 // tailWindow is how many of the last bytes of a skipped line are kept:
@@ -254,26 +303,44 @@ func (w *ndWriter) Write(msg []byte) error {
 var space, newline = []byte{' '}, []byte{'\n'}
 
 // writeLine writes msg with every '\n' and '\r' replaced by a space, then
-// a newline, to a buffered writer, without copying msg.
+// a newline, to a buffered writer, without copying msg. It looks for
+// each of the two bytes with the vectorized bytes.IndexByte, which a
+// message of megabytes with neither passes in one go.
 func writeLine(w io.Writer, msg []byte) error {
-	for {
-		i := bytes.IndexAny(msg, "\r\n")
-		if i < 0 {
-			break
+	nl, cr := indexFrom(msg, 0, '\n'), indexFrom(msg, 0, '\r')
+	off := 0
+	for nl >= 0 || cr >= 0 {
+		i := nl
+		if i < 0 || (cr >= 0 && cr < i) {
+			i = cr
 		}
-		if _, err := w.Write(msg[:i]); err != nil {
+		if _, err := w.Write(msg[off:i]); err != nil {
 			return err
 		}
 		if _, err := w.Write(space); err != nil {
 			return err
 		}
-		msg = msg[i+1:]
+		off = i + 1
+		if nl >= 0 && nl < off {
+			nl = indexFrom(msg, off, '\n')
+		}
+		if cr >= 0 && cr < off {
+			cr = indexFrom(msg, off, '\r')
+		}
 	}
-	if _, err := w.Write(msg); err != nil {
+	if _, err := w.Write(msg[off:]); err != nil {
 		return err
 	}
 	_, err := w.Write(newline)
 	return err
+}
+
+// indexFrom returns the index in b of the first c at or after off, or -1.
+func indexFrom(b []byte, off int, c byte) int {
+	if i := bytes.IndexByte(b[off:], c); i >= 0 {
+		return off + i
+	}
+	return -1
 }
 
 // replaceByte replaces every from byte in b with to, using the vectorized

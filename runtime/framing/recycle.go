@@ -1,6 +1,10 @@
 package framing
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
+)
 
 // Recycler is implemented by the package's Readers: a frame handed back
 // with Recycle may hold a later message, so that reading it allocates
@@ -15,8 +19,9 @@ type Recycler interface {
 const (
 	// freeFrames is how many handed-back frames a reader keeps.
 	freeFrames = 8
-	// maxFreeFrame is the largest frame capacity a reader keeps: a reader
-	// does not hold on to the memory of a rare big message.
+	// maxFreeFrame is the largest frame capacity a reader keeps: a larger
+	// frame goes to the pool shared by all readers (see package bigbuf), so a
+	// reader does not hold on to the memory of a rare big message.
 	maxFreeFrame = 64 << 10
 )
 
@@ -43,9 +48,14 @@ func (f *freeList) get(n int) []byte {
 	return nil
 }
 
-// put keeps frame for a later get, unless it is big or the list is full.
+// put keeps frame for a later get, unless the list is full; a big frame
+// goes to the shared pool instead.
 func (f *freeList) put(frame []byte) {
-	if cap(frame) == 0 || cap(frame) > maxFreeFrame {
+	if cap(frame) > maxFreeFrame {
+		bigbuf.Put(frame)
+		return
+	}
+	if cap(frame) == 0 {
 		return
 	}
 	frames := f.frames.Load()

@@ -122,6 +122,16 @@ var reliabilityCases = []reliabilityCase{
 		note:     "the body buffer starts at 64 KiB and grows only as bytes arrive",
 	},
 	{
+		name: "large length within the maximum, 1 MiB sent", f: clF, limits: framing.Limits{MaxMessageSize: 1 << 30},
+		src: func() io.Reader {
+			return io.MultiReader(strings.NewReader("Content-Length: 1073741824\r\n\r\n"), io.LimitReader(zeroReader{}, 1<<20))
+		},
+		show:     "`Content-Length: 1073741824` (1 GiB) and 1 MiB of body; limit 1 GiB",
+		want:     []outcome{unexpectedEOFR(eofInBody)},
+		maxAlloc: 8<<20 + 128<<10,
+		note:     "the body buffer grows to at most eight times what has arrived",
+	},
+	{
 		name: "default maximum announced, one byte sent", f: clF,
 		in:       fmt.Sprintf("Content-Length: %d\r\n\r\n{", framing.DefaultMaxMessageSize),
 		want:     []outcome{unexpectedEOFR(eofInBody)},

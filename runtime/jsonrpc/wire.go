@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 )
 
@@ -476,7 +477,11 @@ func (c *Conn) buffer() []byte {
 // recycle keeps the buffer of a message that has been written, for a later
 // message.
 func (c *Conn) recycle(b []byte) {
-	if cap(b) == 0 || cap(b) > maxSpareBuffer {
+	if cap(b) > maxSpareBuffer {
+		bigbuf.Put(b) // shared by all connections, so none keeps it
+		return
+	}
+	if cap(b) == 0 {
 		return
 	}
 	select {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rpcgen/rpcgen/internal/jsonstr"
+	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
 )
 
 // This file holds the encoding helpers that generated AppendJSON methods
@@ -27,7 +28,23 @@ type Appender interface {
 // output is safe inside HTML), U+2028 and U+2029; invalid UTF-8 becomes
 // U+FFFD.
 func AppendString[T ~string](b []byte, s T) []byte {
+	if len(s) > cap(b)-len(b) && len(b)+len(s) >= bigbuf.MinSize {
+		b = growForString(b, len(s))
+	}
 	return jsonstr.Append(b, string(s), true)
+}
+
+// stringRoom is the room growForString leaves after a long string, for
+// the rest of its message and a few escapes.
+const stringRoom = 4 << 10
+
+// growForString returns a copy of b with room for a string of n bytes,
+// in a pooled buffer when one is at hand: a long string then costs no new
+// buffer once the runtime has pooled the buffer of an earlier message. b
+// itself is left as it is, since the caller may still use it.
+func growForString(b []byte, n int) []byte {
+	g := bigbuf.Make(len(b) + n + stringRoom)
+	return g[:copy(g, b)]
 }
 
 // AppendInt appends the JSON number n.
