@@ -19,7 +19,11 @@ import (
 // GET stream opens with a priming event and stays open; a tools/call is
 // answered by a stream holding only a priming event (id, retry 500) that
 // the server closes 50 ms later; the client must reconnect by GET with
-// Last-Event-ID after 500 ms (-50/+200) and read the answer there.
+// Last-Event-ID after the server's 500 ms and read the answer there. The
+// client's own ReconnectDelay is set far longer (a minute), so a client
+// that ignored the server's retry would not reconnect within the test's
+// bound; how late a loaded machine wakes the client is not asserted (the
+// conformance suite in interop/mcpconformance times the real scenario).
 func TestClientSSERetry(t *testing.T) {
 	var closedAt atomic.Int64
 	var pending atomic.Value // the id of the tools/call
@@ -57,7 +61,7 @@ func TestClientSSERetry(t *testing.T) {
 			writeJSON(w, sid, result(h.Msg.ID, `{}`))
 		}
 	})
-	c, _ := connect(t, ts, ClientOptions{}, nil)
+	c, _ := connect(t, ts, ClientOptions{ReconnectDelay: time.Minute, MaxReconnectDelay: time.Minute}, nil)
 	first := ts.nextOf(t, http.MethodGet)
 	if first.Header.Get("Last-Event-ID") != "" {
 		t.Errorf("the first GET carries Last-Event-ID %q", first.Header.Get("Last-Event-ID"))
@@ -66,8 +70,8 @@ func TestClientSSERetry(t *testing.T) {
 	resumed := ts.nextOf(t, http.MethodGet)
 	delay := time.Duration(resumed.At.UnixNano() - closedAt.Load())
 	t.Logf("reconnected %v after the stream closed", delay)
-	if delay < 450*time.Millisecond || delay > 700*time.Millisecond {
-		t.Errorf("reconnected %v after the stream closed; want 500ms (-50/+200)", delay)
+	if delay < 450*time.Millisecond {
+		t.Errorf("reconnected %v after the stream closed; want the server's retry of 500ms (-50)", delay)
 	}
 	if got, want := resumed.Header.Get("Last-Event-ID"), toolPriming.Load(); got != want {
 		t.Errorf("Last-Event-ID = %q, want %q (the tools/call stream's priming event)", got, want)
