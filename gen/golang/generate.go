@@ -19,6 +19,10 @@ type Options struct {
 	// Package is the name of the generated Go package; "" means the
 	// protocol's GoPackage.
 	Package string
+	// Checked, when set, is called once the protocol has passed the
+	// generator's checks, before any code is built: from then on
+	// [Generate] fails only on an internal error.
+	Checked func()
 }
 
 // generator holds what the parts of one generation share.
@@ -100,6 +104,9 @@ func generateWith(p *idl.Protocol, opts Options, ps passes) ([]gen.File, error) 
 	}
 	if errs := g.check(); len(errs) > 0 {
 		return nil, errs
+	}
+	if opts.Checked != nil {
+		opts.Checked()
 	}
 	g.files = roleFiles(p.Roles)
 	g.findOrigins()
