@@ -51,7 +51,7 @@ type file struct {
 	links linkSet // see [generator.docLinks]
 	// flushEvery, body and err: see [file.flush].
 	flushEvery int
-	body       []byte
+	body       [][]byte
 	err        error
 }
 

@@ -13,8 +13,8 @@ import (
 // renderings of what it holds (see [file.flush]).
 const flushEvery = 256
 
-// flush renders the declarations added since the last flush, appends
-// them to f.body and lets them go (an error goes to f.err), so that a large file never holds the statements of
+// flush renders the declarations added since the last flush, adds the
+// rendering to f.body and lets them go (an error goes to f.err), so that a large file never holds the statements of
 // all its declarations at once. jennifer renders a file as its header,
 // its imports (those its statements used so far) and a newline before
 // each declaration: a file's body is the bodies of its parts, in order,
@@ -28,7 +28,7 @@ func (f *file) flush() {
 		f.err = err
 		return
 	}
-	f.body = append(f.body, body...)
+	f.body = append(f.body, body)
 }
 
 // renderParts renders jf, then starts it afresh with no statements: it
@@ -64,8 +64,15 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 	// The statements are rendered: the collector may take them while the
 	// source is formatted.
 	f.File = nil
-	src := make([]byte, 0, len(head)+len(f.body)+len(body))
-	src = append(append(append(src, head...), f.body...), body...)
+	f.body = append(f.body, body)
+	size := len(head)
+	for _, b := range f.body {
+		size += len(b)
+	}
+	src := append(make([]byte, 0, size), head...)
+	for _, b := range f.body {
+		src = append(src, b...)
+	}
 	f.body = nil
 	src, err = ps.format(regroupImports(linkComments(src, f.links)))
 	if err != nil {
