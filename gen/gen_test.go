@@ -124,3 +124,30 @@ func TestWriteReportsFirstFailure(t *testing.T) {
 		t.Error("Write below a file succeeded")
 	}
 }
+
+// TestWriterBatches checks that a Writer writes the files of every batch
+// handed over, in new directories too, that Close may be called twice,
+// and that Written lists the files written, not one that failed.
+func TestWriterBatches(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "d.go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := gen.NewWriter(dir)
+	w.Write([]gen.File{{Path: "a.go", Content: []byte("a")}, {Path: "d.go", Content: []byte("d")}})
+	w.Write([]gen.File{{Path: "schema/b.json", Content: []byte("b")}, {Path: "schema/methods/c.json", Content: []byte("c")}})
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "d.go") {
+		t.Fatalf("Close = %v, want an error about d.go", err)
+	}
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "d.go") {
+		t.Fatalf("second Close = %v, want the same error", err)
+	}
+	for path, want := range map[string]string{"a.go": "a", "schema/b.json": "b", "schema/methods/c.json": "c"} {
+		if got := read(t, dir, path); got != want {
+			t.Errorf("%s = %q, want %q", path, got, want)
+		}
+	}
+	if written := w.Written(); strings.Join(written, " ") != "a.go schema/b.json schema/methods/c.json" {
+		t.Errorf("Written = %q", written)
+	}
+}

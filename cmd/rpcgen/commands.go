@@ -158,11 +158,14 @@ func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
 		p.Files[0] = j.source
 	}
 	// The generators only read p: they run at the same time, and their
-	// files and errors are taken in the same order as ever.
+	// files and errors are taken in the same order as ever. Each one's
+	// files are written as soon as they are made, once the Go generator's
+	// checks have passed.
 	var (
 		wg                                sync.WaitGroup
 		goFiles, schemas, docs, orpc      []gen.File
 		goErr, schemaErr, docErr, orpcErr error
+		early                             = newEarlyWriter(j.out, check, j.outs.goCode)
 	)
 	if j.outs.schema || j.outs.openRPC {
 		// The OpenRPC document is made from the JSON Schemas.
@@ -176,38 +179,51 @@ func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
 			case j.outs.openRPC:
 				orpc, orpcErr = openrpc.FromSchemas(p, all)
 			}
-			if j.outs.schema {
+			if err == nil && j.outs.schema {
 				schemas = all
+				early.write(schemas)
+			}
+			if orpcErr == nil {
+				early.write(orpc)
 			}
 		})
 	}
 	if j.outs.docs {
-		wg.Go(func() { docs, docErr = markdown.Generate(p) })
+		wg.Go(func() {
+			if docs, docErr = markdown.Generate(p); docErr == nil {
+				early.write(docs)
+			}
+		})
 	}
 	if j.outs.goCode {
-		goFiles, goErr = golang.Generate(p, golang.Options{Package: j.pkg})
+		goFiles, goErr = golang.Generate(p, golang.Options{Package: j.pkg, Checked: early.pass})
+		early.settle()
+		if goErr == nil {
+			early.write(goFiles)
+		}
 	}
 	wg.Wait()
-	if goErr != nil {
-		return nil, fmt.Errorf("generating Go: %w", goErr)
+	switch {
+	case goErr != nil:
+		err = fmt.Errorf("generating Go: %w", goErr)
+	case schemaErr != nil:
+		err = fmt.Errorf("generating JSON Schemas: %w", schemaErr)
+	case docErr != nil:
+		err = fmt.Errorf("generating docs: %w", docErr)
+	case orpcErr != nil:
+		err = fmt.Errorf("generating OpenRPC: %w", orpcErr)
 	}
-	if schemaErr != nil {
-		return nil, fmt.Errorf("generating JSON Schemas: %w", schemaErr)
-	}
-	if docErr != nil {
-		return nil, fmt.Errorf("generating docs: %w", docErr)
-	}
-	if orpcErr != nil {
-		return nil, fmt.Errorf("generating OpenRPC: %w", orpcErr)
+	if err != nil {
+		return nil, early.abandon(err)
 	}
 	pl, err := makePlan(j.out, slices.Concat(goFiles, schemas, docs, orpc), j.outs)
 	if err != nil {
-		return nil, err
+		return nil, early.abandon(err)
 	}
 	if check {
 		return pl.diff(stdout)
 	}
-	return nil, pl.apply()
+	return nil, pl.finish(early)
 }
 
 func runDocs(fs *flag.FlagSet, args []string, stdout io.Writer) error {

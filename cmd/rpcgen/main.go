@@ -18,8 +18,9 @@
 // Flags may come before or after the protocol file. generate writes, below
 // -out, a .rpcgen-manifest listing the files it wrote; a later run removes
 // the listed files it no longer writes, if they still look generated, and
-// nothing else. -go, -schema, -docs and -openrpc select outputs (default:
-// all).
+// nothing else; a run that fails after writing some files removes nothing
+// and adds those to the manifest. -go, -schema, -docs and -openrpc select
+// outputs (default: all).
 // With -check it writes nothing, prints a unified diff of what it would
 // change and exits 1 when the output on disk is stale.
 //

@@ -114,9 +114,14 @@ func makePlan(dir string, files []gen.File, outs outputs) (*plan, error) {
 	return pl, nil
 }
 
-// apply removes the stale files, and the directories they leave empty,
-// then writes the files.
-func (pl *plan) apply() error {
+// finish completes a run whose files e writes: once they are written it
+// removes the stale files, and the directories they leave empty, then
+// writes the manifest. If a file could not be written, it removes
+// nothing and lists the files written with those listed before.
+func (pl *plan) finish(e *earlyWriter) error {
+	if err := e.w.Close(); err != nil {
+		return e.abandon(err)
+	}
 	for _, path := range pl.remove {
 		full := filepath.Join(pl.dir, filepath.FromSlash(path))
 		if err := os.Remove(full); err != nil {
@@ -128,7 +133,7 @@ func (pl *plan) apply() error {
 			}
 		}
 	}
-	return gen.Write(pl.dir, pl.files)
+	return gen.Write(pl.dir, pl.files[len(pl.files)-1:])
 }
 
 // diff prints a unified diff from the files on disk to what apply would

@@ -86,3 +86,29 @@ func TestFormatPiecesCutElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestFlushSameBytes checks that rendering a file's declarations a few at
+// a time, as they are added, gives the bytes rendering it whole gives, on
+// every test IDL and a synthetic protocol.
+func TestFlushSameBytes(t *testing.T) {
+	for name, p := range testProtocols(t, 120, 60) {
+		whole, err := generateWith(p, Options{}, passes{format: formatSource, split: splitCodec})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, every := range []int{1, 7} {
+			got, err := generateWith(p, Options{}, passes{format: formatSource, split: splitCodec, flushEvery: every})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if len(got) != len(whole) {
+				t.Fatalf("%s, every %d: %d files, want %d", name, every, len(got), len(whole))
+			}
+			for i := range got {
+				if got[i].Path != whole[i].Path || !bytes.Equal(got[i].Content, whole[i].Content) {
+					t.Errorf("%s, every %d: %s differs from the file rendered whole", name, every, got[i].Path)
+				}
+			}
+		}
+	}
+}

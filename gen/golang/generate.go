@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"slices"
@@ -19,6 +18,10 @@ type Options struct {
 	// Package is the name of the generated Go package; "" means the
 	// protocol's GoPackage.
 	Package string
+	// Checked, when set, is called once the protocol has passed the
+	// generator's checks, before any code is built: from then on
+	// [Generate] fails only on an internal error.
+	Checked func()
 }
 
 // generator holds what the parts of one generation share.
@@ -46,15 +49,23 @@ type file struct {
 	path  string
 	decls int
 	links linkSet // see [generator.docLinks]
+	// flushEvery, body and err: see [file.flush].
+	flushEvery int
+	body       [][]byte
+	err        error
 }
 
-// add appends a declaration, after a blank line.
+// add appends a declaration, after a blank line. Every f.flushEvery
+// declarations, those added so far are rendered.
 func (f *file) add(code ...jen.Code) {
 	if f.decls > 0 {
 		f.Line()
 	}
 	f.Add(code...)
 	f.decls++
+	if f.flushEvery > 0 && f.decls%f.flushEvery == 0 {
+		f.flush()
+	}
 }
 
 // Generate returns the Go files of p: types.go (objects and named types),
@@ -68,7 +79,7 @@ func (f *file) add(code ...jen.Code) {
 // A protocol whose Go names would collide in the generated package gives
 // an [idl.Errors] positioned at the IDL names at fault.
 func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
-	return generateWith(p, opts, passes{format: formatSource, split: splitCodec})
+	return generateWith(p, opts, passes{format: formatSource, split: splitCodec, flushEvery: flushEvery})
 }
 
 // passes are the functions that turn a rendered file into generated ones.
@@ -77,6 +88,9 @@ type passes struct {
 	format func(src []byte) ([]byte, error)
 	// split splits the codec from the declarations of a formatted file.
 	split func(src []byte) (decls, codec []byte, err error)
+	// flushEvery is how many declarations a file adds between two
+	// renderings of what it holds (see [file.flush]); 0 renders it whole.
+	flushEvery int
 }
 
 // generateWith is [Generate], formatting and splitting files with ps.
@@ -101,6 +115,9 @@ func generateWith(p *idl.Protocol, opts Options, ps passes) ([]gen.File, error) 
 	if errs := g.check(); len(errs) > 0 {
 		return nil, errs
 	}
+	if opts.Checked != nil {
+		opts.Checked()
+	}
 	g.files = roleFiles(p.Roles)
 	g.findOrigins()
 	parts := []struct {
@@ -124,7 +141,7 @@ func generateWith(p *idl.Protocol, opts Options, ps passes) ([]gen.File, error) 
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for i, part := range parts {
-		f := &file{File: jen.NewFile(pkg), path: part.path, links: links}
+		f := &file{File: jen.NewFile(pkg), path: part.path, links: links, flushEvery: ps.flushEvery}
 		// render formats the file once its imports are grouped.
 		f.NoFormat = true
 		for _, l := range gen.GoHeader(p) {
@@ -148,35 +165,6 @@ func generateWith(p *idl.Protocol, opts Options, ps passes) ([]gen.File, error) 
 		}
 	}
 	return slices.Concat(out...), nil
-}
-
-// render renders f and formats it with ps.format: one file, or two when
-// f's JSON codec goes to a file of its own (see [codecParts]), split from
-// the rest by ps.split.
-func (f *file) render(ps passes) ([]gen.File, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("golang: rendering %s: %w", f.path, err)
-	}
-	// The statements are rendered: the collector may take them while the
-	// source is formatted.
-	f.File = nil
-	src, err := ps.format(regroupImports(linkComments(buf.Bytes(), f.links)))
-	if err != nil {
-		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
-	}
-	if !codecParts[f.path] {
-		return []gen.File{{Path: f.path, Content: src}}, nil
-	}
-	decls, codec, err := ps.split(src)
-	if err != nil {
-		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
-	}
-	files := []gen.File{{Path: f.path, Content: decls}}
-	if codec != nil {
-		files = append(files, gen.File{Path: codecFile(f.path), Content: codec})
-	}
-	return files, nil
 }
 
 // roleFiles names the file of each role after its Go name, in lower case

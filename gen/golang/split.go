@@ -3,10 +3,7 @@ package golang
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
 	"go/format"
-	"go/parser"
-	"go/token"
 	"path"
 	"slices"
 	"strconv"
@@ -32,58 +29,49 @@ func codecFile(name string) string { return strings.TrimSuffix(name, ".go") + "_
 // each half keeping its declarations in order and only the imports it
 // uses. codec is nil when src has no codec.
 //
-// src is parsed once. Each half is src's text, declaration by
-// declaration, under an import block of what the half uses, so that it
-// is already formatted as go/format would print it: top-level
-// declarations separated by a blank line are formatted independently.
-// When two declarations of src are not separated by one, the halves are
-// formatted again.
+// src is scanned once, not parsed (see [scanDecls]). Each half is src's
+// text, declaration by declaration, under an import block of what the
+// half uses, so that it is already formatted as go/format would print it:
+// top-level declarations separated by a blank line are formatted
+// independently. When two declarations of src are not separated by one,
+// the halves are formatted again.
 func splitCodec(src []byte) (decls, codec []byte, err error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	top, err := scanDecls(src)
 	if err != nil {
 		return nil, nil, err
 	}
-	tf := fset.File(f.Pos())
-	inCodec := codecDecls(f)
+	inCodec := codecDecls(top.decls)
 	var (
 		// The declarations, then the codec: neither body takes much
 		// more than src's length, allocated once.
-		halves      = [2]codecHalf{{body: make([]byte, 0, len(src))}, {body: make([]byte, 0, len(src))}}
-		imports     []*ast.ImportSpec
-		importStart = -1
-		prevEnd     = tf.Offset(f.Name.End())
-		tight       bool // two declarations without a blank line between
+		halves  = [2]codecHalf{{body: make([]byte, 0, len(src))}, {body: make([]byte, 0, len(src))}}
+		imports []importSpec
+		prevEnd = top.pkgEnd
+		tight   bool // two declarations without a blank line between
 	)
-	for i, d := range f.Decls {
-		end := tf.Offset(d.End())
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			if importStart < 0 {
-				importStart = tf.Offset(g.Pos())
-			}
-			for _, s := range g.Specs {
-				imports = append(imports, s.(*ast.ImportSpec))
-			}
-			prevEnd = end
+	for i, d := range top.decls {
+		if d.imports != nil {
+			imports = append(imports, d.imports...)
+			prevEnd = d.end
 			continue
 		}
-		gap := src[prevEnd:end]
+		gap := src[prevEnd:d.end]
 		piece := bytes.TrimLeft(gap, "\n")
 		tight = tight || len(gap)-len(piece) < 2
-		prevEnd = end
+		prevEnd = d.end
 		h := &halves[0]
 		if inCodec[i] {
 			h = &halves[1]
 		}
 		h.body = append(append(h.body, "\n\n"...), piece...)
-		h.addUses(d)
+		h.addUses(d.quals)
 	}
 	if len(halves[1].body) == 0 {
 		return src, nil, nil
 	}
-	head := src[:tf.Offset(f.Name.End())]
-	if importStart >= 0 {
-		head = bytes.TrimRight(src[:importStart], "\n")
+	head := src[:top.pkgEnd]
+	if top.importStart >= 0 {
+		head = bytes.TrimRight(src[:top.importStart], "\n")
 	}
 	var out [2][]byte
 	for i, h := range halves {
@@ -102,36 +90,32 @@ type codecHalf struct {
 	uses map[string]bool
 }
 
-// addUses records the package names d's selectors qualify.
-func (h *codecHalf) addUses(d ast.Decl) {
+// addUses records quals, the package names a declaration's selectors
+// qualify.
+func (h *codecHalf) addUses(quals []string) {
 	if h.uses == nil {
 		h.uses = map[string]bool{}
 	}
-	ast.Inspect(d, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				h.uses[id.Name] = true
-			}
-		}
-		return true
-	})
+	for _, q := range quals {
+		h.uses[q] = true
+	}
 }
 
 // file returns the half as a file: head (src up to its imports, or to
 // its package clause when it imports nothing), the imports the half uses,
 // grouped as [groupImports] groups them, then the half's declarations.
 // With tight, the result is formatted again.
-func (h codecHalf) file(head []byte, imports []*ast.ImportSpec, tight bool) ([]byte, error) {
+func (h codecHalf) file(head []byte, imports []importSpec, tight bool) ([]byte, error) {
 	var std, other []string
 	for _, spec := range imports {
-		p, err := strconv.Unquote(spec.Path.Value)
+		p, err := strconv.Unquote(spec.path)
 		if err != nil {
 			return nil, err
 		}
 		name := path.Base(p)
-		line := spec.Path.Value
-		if spec.Name != nil {
-			name = spec.Name.Name
+		line := spec.path
+		if spec.name != "" {
+			name = spec.name
 			line = name + " " + line
 		}
 		if !h.uses[name] && name != "_" {
@@ -168,68 +152,4 @@ func (h codecHalf) file(head []byte, imports []*ast.ImportSpec, tight bool) ([]b
 		return formatted, nil
 	}
 	return out, nil
-}
-
-// codecDecls reports which top-level declarations of f belong to the
-// codec: the methods named in codecMethods, and the unexported
-// declarations used by the codec and by nothing else.
-func codecDecls(f *ast.File) map[int]bool {
-	unexported := map[string]int{} // top-level unexported name -> its declaration
-	for i, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv == nil && !d.Name.IsExported() {
-				unexported[d.Name.Name] = i
-			}
-		case *ast.GenDecl:
-			for _, s := range d.Specs {
-				switch s := s.(type) {
-				case *ast.ValueSpec:
-					for _, n := range s.Names {
-						if !n.IsExported() && n.Name != "_" {
-							unexported[n.Name] = i
-						}
-					}
-				case *ast.TypeSpec:
-					if !s.Name.IsExported() {
-						unexported[s.Name.Name] = i
-					}
-				}
-			}
-		}
-	}
-	usedBy := map[int]map[int]bool{} // declaration -> the declarations using it
-	inCodec := map[int]bool{}
-	for i, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && codecMethods[fd.Name.Name] {
-			inCodec[i] = true
-		}
-		ast.Inspect(d, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if j, ok := unexported[id.Name]; ok && j != i {
-					if usedBy[j] == nil {
-						usedBy[j] = map[int]bool{}
-					}
-					usedBy[j][i] = true
-				}
-			}
-			return true
-		})
-	}
-	for changed := true; changed; {
-		changed = false
-		for j, users := range usedBy {
-			if inCodec[j] {
-				continue
-			}
-			all := true
-			for i := range users {
-				all = all && inCodec[i]
-			}
-			if all {
-				inCodec[j], changed = true, true
-			}
-		}
-	}
-	return inCodec
 }

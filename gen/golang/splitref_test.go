@@ -26,7 +26,7 @@ func splitCodecRef(src []byte) (decls, codec []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	inCodec := codecDecls(f)
+	inCodec := codecDeclsRef(f)
 	var header, declPart, codecPart []byte
 	prevEnd := 0
 	for i, d := range f.Decls {
@@ -128,4 +128,68 @@ func pruneImportsRef(src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("pruning imports: %w", err)
 	}
 	return formatted, nil
+}
+
+// codecDeclsRef reports, from its syntax tree, which top-level
+// declarations of f belong to the codec: the methods named in codecMethods, and the unexported
+// declarations used by the codec and by nothing else.
+func codecDeclsRef(f *ast.File) map[int]bool {
+	unexported := map[string]int{} // top-level unexported name -> its declaration
+	for i, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && !d.Name.IsExported() {
+				unexported[d.Name.Name] = i
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if !n.IsExported() && n.Name != "_" {
+							unexported[n.Name] = i
+						}
+					}
+				case *ast.TypeSpec:
+					if !s.Name.IsExported() {
+						unexported[s.Name.Name] = i
+					}
+				}
+			}
+		}
+	}
+	usedBy := map[int]map[int]bool{} // declaration -> the declarations using it
+	inCodec := map[int]bool{}
+	for i, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && codecMethods[fd.Name.Name] {
+			inCodec[i] = true
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if j, ok := unexported[id.Name]; ok && j != i {
+					if usedBy[j] == nil {
+						usedBy[j] = map[int]bool{}
+					}
+					usedBy[j][i] = true
+				}
+			}
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for j, users := range usedBy {
+			if inCodec[j] {
+				continue
+			}
+			all := true
+			for i := range users {
+				all = all && inCodec[i]
+			}
+			if all {
+				inCodec[j], changed = true, true
+			}
+		}
+	}
+	return inCodec
 }
