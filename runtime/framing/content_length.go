@@ -91,6 +91,21 @@ func (r *clReader) Read() ([]byte, error) {
 	return msg, err
 }
 
+// ReadBusy implements [Waiter].
+func (r *clReader) ReadBusy() ([]byte, error) {
+	if r.err == nil && !r.src.ready() {
+		return nil, ErrStillIdle
+	}
+	return r.Read()
+}
+
+// Wait implements [Waiter].
+func (r *clReader) Wait() {
+	if r.err == nil {
+		r.src.wait()
+	}
+}
+
 // read reads one message through r.br.
 func (r *clReader) read() ([]byte, error) {
 	length, err := r.readHeader()

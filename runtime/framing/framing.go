@@ -58,6 +58,39 @@ type Reader interface {
 	Read() ([]byte, error)
 }
 
+// Waiter is implemented by this package's Readers. It lets the goroutine
+// that reads a stream end while the stream is idle and leave the wait for
+// the next message to a new goroutine, whose stack is small (a goroutine
+// keeps the stack it grew while handling messages).
+type Waiter interface {
+	// ReadBusy is Read, except that between messages, with nothing
+	// held, when the input implements [IdleInput] and its ReadIdle
+	// reports [ErrStillIdle], ReadBusy returns ErrStillIdle having
+	// consumed nothing. A later Read or ReadBusy reads on.
+	ReadBusy() ([]byte, error)
+	// Wait blocks until the first bytes of the next message, or an
+	// error, arrive, reading with the input's Read; the next Read or
+	// ReadBusy returns that message or error. It returns at once if
+	// bytes are held or the Reader has already failed.
+	Wait()
+}
+
+// IdleInput is implemented by inputs that can tell a reader waiting
+// between messages that the wait is getting long, such as a
+// transport.Server connection.
+type IdleInput interface {
+	// ReadIdle is Read for a reader waiting for a message's first
+	// bytes. When none arrive within a short while, and the input's own
+	// limits have not run out, it returns 0 and [ErrStillIdle], having
+	// consumed nothing, and the input can be read on.
+	ReadIdle(b []byte) (int, error)
+}
+
+// ErrStillIdle is returned by [IdleInput.ReadIdle] and [Waiter.ReadBusy]
+// when no message has started arriving yet. It is not a failure: the
+// stream can be read on.
+var ErrStillIdle = errors.New("framing: no message arrived yet")
+
 // Writer writes one framed message at a time. A Writer is not safe for
 // concurrent use.
 type Writer interface {

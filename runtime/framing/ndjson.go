@@ -107,6 +107,21 @@ func (r *ndReader) Read() ([]byte, error) {
 	return nil, r.err
 }
 
+// ReadBusy implements [Waiter].
+func (r *ndReader) ReadBusy() ([]byte, error) {
+	if r.err == nil && !r.src.ready() {
+		return nil, ErrStillIdle
+	}
+	return r.Read()
+}
+
+// Wait implements [Waiter].
+func (r *ndReader) Wait() {
+	if r.err == nil {
+		r.src.wait()
+	}
+}
+
 // readLine reads the next line and strips its "\n" or "\r\n". A line that
 // fits in br's buffer is returned in place (valid until the next read);
 // a longer one is gathered in a pooled buffer, then copied to a frame of

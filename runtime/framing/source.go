@@ -2,6 +2,7 @@ package framing
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"sync"
 )
@@ -23,6 +24,9 @@ const firstRead = 288
 type source struct {
 	br    *bufio.Reader // nil between messages
 	first prefixed
+	// waited: first holds the result of a read made by ready or wait,
+	// not yet taken by reader.
+	waited bool
 }
 
 func newSource(r io.Reader) source { return source{first: prefixed{r: r}} }
@@ -34,11 +38,50 @@ func (s *source) reader() *bufio.Reader {
 		return s.br
 	}
 	p := &s.first
-	p.n, p.err = p.r.Read(p.buf[:])
+	if !s.waited {
+		p.n, p.err = p.r.Read(p.buf[:])
+	}
+	s.waited = false
 	p.off = 0
 	s.br = readBuffers.Get().(*bufio.Reader)
 	s.br.Reset(p)
 	return s.br
+}
+
+// ready reports whether a message (or an error) is there to read
+// without waiting long: false only when, between messages with nothing
+// held, the input implements [IdleInput] and its ReadIdle reports
+// [ErrStillIdle]. A first read that brings bytes or an error is kept for
+// reader.
+func (s *source) ready() bool {
+	if s.br != nil || s.waited {
+		return true
+	}
+	in, ok := s.first.r.(IdleInput)
+	if !ok {
+		return true
+	}
+	p := &s.first
+	n, err := in.ReadIdle(p.buf[:])
+	if errors.Is(err, ErrStillIdle) {
+		if n == 0 {
+			return false
+		}
+		err = nil
+	}
+	p.n, p.err, p.off, s.waited = n, err, 0, true
+	return true
+}
+
+// wait waits, with a plain Read, for the first bytes of the next message
+// (or an error) if none are held, and keeps them for reader. Its frame
+// is small: a goroutine that starts in wait stays on its first stack.
+func (s *source) wait() {
+	if s.br == nil && !s.waited {
+		p := &s.first
+		p.n, p.err = p.r.Read(p.buf[:])
+		p.off, s.waited = 0, true
+	}
 }
 
 // release gives the buffered reader back if nothing is left in it.

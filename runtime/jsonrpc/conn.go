@@ -30,6 +30,12 @@ type Conn struct {
 	log     *slog.Logger
 	stream  io.ReadWriteCloser
 	reader  framing.Reader
+	// waiter is reader when it can hand the wait for input to a new
+	// goroutine (see readLoop), else nil.
+	waiter framing.Waiter
+	// queuesClosed: the reader has closed the work queues (read by the
+	// reader goroutine only).
+	queuesClosed bool
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
@@ -126,6 +132,9 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		c.establish = e.Established
 	}
 	c.recycler, _ = c.reader.(framing.Recycler)
+	if _, ok := stream.(framing.IdleInput); ok {
+		c.waiter, _ = c.reader.(framing.Waiter)
+	}
 	c.related, _ = stream.(RelatedWriter)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
@@ -346,21 +355,54 @@ func (c *Conn) closedError() error {
 	return errorf("%w: %w", ErrClosed, c.withPeerError(reason))
 }
 
-// readLoop reads and dispatches messages until the stream ends.
+// readLoop reads and dispatches messages until the stream ends. On a
+// stream that says when it has been idle a while (framing.IdleInput), the
+// reader ends then, and a new goroutine waits for the next message's
+// first bytes (awaitInput) and becomes the reader: an idle connection's
+// one goroutine keeps a goroutine's first, small stack, not the one the
+// reader grew while handling messages. A busy connection keeps its
+// reader.
 func (c *Conn) readLoop() {
-	defer c.wg.Done()
-	queuesOpen := true
-	closeQueues := func() {
-		if queuesOpen {
-			queuesOpen = false
-			c.requests.close()
-			c.notifications.close()
-		}
+	if c.readMessages() {
+		go c.awaitInput()
+		return
 	}
-	defer closeQueues()
+	c.closeQueues()
+	c.wg.Done()
+}
+
+// awaitInput waits for the next message's first bytes, then reads on as
+// the connection's reader. It starts from readLoop, as the reader, when
+// the connection has been idle a while.
+func (c *Conn) awaitInput() {
+	c.waiter.Wait()
+	c.readLoop()
+}
+
+// closeQueues closes the work queues, once.
+func (c *Conn) closeQueues() {
+	if !c.queuesClosed {
+		c.queuesClosed = true
+		c.requests.close()
+		c.notifications.close()
+	}
+}
+
+// readMessages reads and dispatches messages until the stream ends, or
+// until it has been idle a while: then it returns true, to hand off.
+func (c *Conn) readMessages() (handOff bool) {
 	for {
-		msg, err := c.reader.Read()
+		var msg []byte
+		var err error
+		if c.waiter != nil {
+			msg, err = c.waiter.ReadBusy()
+		} else {
+			msg, err = c.reader.Read()
+		}
 		if err != nil {
+			if err == framing.ErrStillIdle {
+				return true
+			}
 			var fe *framing.Error
 			if errors.As(err, &fe) && fe.Recoverable {
 				if c.onFrame != nil {
@@ -376,12 +418,12 @@ func (c *Conn) readLoop() {
 			}
 			close(c.inputDone)
 			if errors.Is(err, io.EOF) {
-				closeQueues()
+				c.closeQueues()
 				c.peerFinished()
-				return
+				return false
 			}
 			c.shutdown(fmt.Errorf("jsonrpc: reading: %w", err))
-			return
+			return false
 		}
 		c.frameIn(msg)
 		if c.onFrame != nil {
@@ -393,7 +435,7 @@ func (c *Conn) readLoop() {
 		c.handleFrame(msg)
 		select {
 		case <-c.done:
-			return
+			return false
 		default:
 		}
 	}

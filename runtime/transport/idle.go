@@ -6,6 +6,8 @@ import (
 	"net"
 	"os"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // ErrIdle is wrapped by the error a connection returned by
@@ -31,18 +33,48 @@ func WithIdleTimeout(c net.Conn, d time.Duration) net.Conn {
 type idleConn struct {
 	net.Conn
 	timeout time.Duration
+	// since is when the wait of the current read began, or of the last
+	// one ReadIdle gave up on, whose idle deadline is then set for the
+	// next Read; zero otherwise. Only the reader uses it.
+	since time.Time
 }
 
 // Read reads from the connection, giving up and closing it if nothing
 // arrives within the idle timeout.
-func (c *idleConn) Read(b []byte) (int, error) {
-	// An error here means the connection is closed; Read reports it.
-	_ = c.Conn.SetReadDeadline(time.Now().Add(c.timeout))
+func (c *idleConn) Read(b []byte) (int, error) { return c.read(b, 0) }
+
+// read is Read, or ReadIdle when wait > 0: then, if nothing arrives
+// within wait and the idle deadline is later, it returns 0 and
+// framing.ErrStillIdle, having set the read deadline the next Read needs:
+// the idle deadline of the wait that began with this read. That Read
+// sets no deadline, so that a goroutine that starts there stays on a
+// small stack.
+func (c *idleConn) read(b []byte, wait time.Duration) (int, error) {
+	early := false
+	if !c.since.IsZero() && wait == 0 {
+		c.since = time.Time{} // the deadline is set (above)
+	} else {
+		now := time.Now()
+		if c.since.IsZero() {
+			c.since = now
+		}
+		deadline := c.since.Add(c.timeout)
+		if end := now.Add(wait); wait > 0 && end.Before(deadline) {
+			deadline, early = end, true
+		}
+		// An error here means the connection is closed; Read reports it.
+		_ = c.Conn.SetReadDeadline(deadline)
+	}
 	n, err := c.Conn.Read(b)
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		if early && n == 0 {
+			_ = c.Conn.SetReadDeadline(c.since.Add(c.timeout))
+			return 0, framing.ErrStillIdle
+		}
 		_ = c.Conn.Close()
 		return n, idleError(c.Conn, c.timeout)
 	}
+	c.since = time.Time{}
 	return n, err
 }
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync/atomic"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // ErrMessageTimeout is wrapped by the error a connection returned by
@@ -51,6 +53,10 @@ type messageConn struct {
 	// start is when the current message's first byte was read, as
 	// time since base plus one; 0 between messages.
 	start atomic.Int64
+	// since is when a wait that ReadIdle gave up on began, as time
+	// since base plus one, for the next Read's idle deadline; 0
+	// otherwise. Only the reader uses it.
+	since int64
 }
 
 // MessageRead marks the end of a message: the next Read that returns
@@ -60,26 +66,53 @@ func (c *messageConn) MessageRead() { c.start.Store(0) }
 
 // Read reads from the connection, closing it if the current message's
 // budget or the idle timeout runs out first.
-func (c *messageConn) Read(b []byte) (int, error) {
-	now := time.Now()
-	var deadline time.Time
-	if c.idle > 0 {
-		deadline = now.Add(c.idle)
-	}
-	budget := false // the deadline is the message budget's end
-	if start := c.start.Load(); start != 0 {
-		end := c.base.Add(time.Duration(start - 1)).Add(c.message)
-		if deadline.IsZero() || end.Before(deadline) {
-			deadline, budget = end, true
+func (c *messageConn) Read(b []byte) (int, error) { return c.read(b, 0) }
+
+// read is Read, or ReadIdle when wait > 0: then, between messages, if
+// nothing arrives within wait and the idle deadline is later, it returns
+// 0 and framing.ErrStillIdle, having set the read deadline the next Read
+// needs: the idle deadline of the wait that began with this read. That
+// Read sets no deadline, so that a goroutine that starts there stays on
+// a small stack.
+func (c *messageConn) read(b []byte, wait time.Duration) (int, error) {
+	var from, deadline time.Time
+	budget, early := false, false
+	if c.since != 0 && wait == 0 {
+		c.since = 0 // the deadline is set (above), and no message is under way
+	} else {
+		now := time.Now()
+		from = now
+		if c.since != 0 {
+			from, c.since = c.base.Add(time.Duration(c.since-1)), 0
 		}
+		if c.idle > 0 {
+			deadline = from.Add(c.idle)
+		}
+		if start := c.start.Load(); start != 0 {
+			end := c.base.Add(time.Duration(start - 1)).Add(c.message)
+			if deadline.IsZero() || end.Before(deadline) {
+				deadline, budget = end, true
+			}
+		} else if end := now.Add(wait); wait > 0 && (deadline.IsZero() || end.Before(deadline)) {
+			deadline, early = end, true
+		}
+		// An error here means the connection is closed; Read reports it.
+		_ = c.Conn.SetReadDeadline(deadline)
 	}
-	// An error here means the connection is closed; Read reports it.
-	_ = c.Conn.SetReadDeadline(deadline)
 	n, err := c.Conn.Read(b)
 	if n > 0 && c.start.Load() == 0 {
 		c.start.Store(int64(time.Since(c.base)) + 1)
 	}
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		if early && n == 0 {
+			c.since = int64(from.Sub(c.base)) + 1
+			var idle time.Time // none
+			if c.idle > 0 {
+				idle = from.Add(c.idle)
+			}
+			_ = c.Conn.SetReadDeadline(idle)
+			return 0, framing.ErrStillIdle
+		}
 		_ = c.Conn.Close()
 		if budget {
 			return n, fmt.Errorf("%w: connection from %v: message not complete %v after its first byte",

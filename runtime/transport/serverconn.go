@@ -7,6 +7,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // ErrHandshakeTimeout is wrapped by the Read error of a [Server]
@@ -81,15 +83,47 @@ func (c *serverConn) remote() net.Addr { return c.raw.RemoteAddr() }
 // limit, the error says which.
 func (c *serverConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
+	return n, c.readError(err)
+}
+
+// readError is err, or why the Server closed the connection if it did.
+func (c *serverConn) readError(err error) error {
 	if err != nil {
 		c.s.mu.Lock()
 		why := c.closedBy
 		c.s.mu.Unlock()
 		if why != nil {
-			return n, why
+			return why
 		}
 	}
-	return n, err
+	return err
+}
+
+// handOffAfter is how long a reader waits between messages before
+// ReadIdle gives up (see framing.IdleInput); a variable for tests.
+var handOffAfter = 100 * time.Millisecond
+
+// ReadIdle is Read for a reader waiting for a message's first bytes: if
+// none arrive within a short while (and the idle timeout has not run
+// out) it returns 0 and framing.ErrStillIdle, and the connection can be
+// read on. A jsonrpc.Conn's reader then leaves the wait to a goroutine
+// with a small stack. With neither an idle nor a message timeout, it is
+// Read. It implements framing.IdleInput.
+func (c *serverConn) ReadIdle(b []byte) (int, error) {
+	var n int
+	var err error
+	switch conn := c.Conn.(type) {
+	case *messageConn:
+		n, err = conn.read(b, handOffAfter)
+	case *idleConn:
+		n, err = conn.read(b, handOffAfter)
+	default:
+		return c.Read(b)
+	}
+	if err == framing.ErrStillIdle {
+		return 0, err
+	}
+	return n, c.readError(err)
 }
 
 // Close closes the connection; one started by the Server's Start ends
