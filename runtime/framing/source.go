@@ -23,11 +23,14 @@ const firstRead = 288
 // small buffer.
 type source struct {
 	br    *bufio.Reader // nil between messages
+	// first.off is -1 while first holds the result of a read made by
+	// ready or wait, not yet taken by reader (a flag of its own would
+	// take the reader past its allocation's size class).
 	first prefixed
-	// waited: first holds the result of a read made by ready or wait,
-	// not yet taken by reader.
-	waited bool
 }
+
+// waited reports whether first holds a read not yet taken by reader.
+func (s *source) waited() bool { return s.first.off < 0 }
 
 func newSource(r io.Reader) source { return source{first: prefixed{r: r}} }
 
@@ -38,10 +41,9 @@ func (s *source) reader() *bufio.Reader {
 		return s.br
 	}
 	p := &s.first
-	if !s.waited {
+	if !s.waited() {
 		p.n, p.err = p.r.Read(p.buf[:])
 	}
-	s.waited = false
 	p.off = 0
 	s.br = readBuffers.Get().(*bufio.Reader)
 	s.br.Reset(p)
@@ -54,7 +56,7 @@ func (s *source) reader() *bufio.Reader {
 // [ErrStillIdle]. A first read that brings bytes or an error is kept for
 // reader.
 func (s *source) ready() bool {
-	if s.br != nil || s.waited {
+	if s.br != nil || s.waited() {
 		return true
 	}
 	in, ok := s.first.r.(IdleInput)
@@ -69,7 +71,7 @@ func (s *source) ready() bool {
 		}
 		err = nil
 	}
-	p.n, p.err, p.off, s.waited = n, err, 0, true
+	p.n, p.err, p.off = n, err, -1
 	return true
 }
 
@@ -77,10 +79,10 @@ func (s *source) ready() bool {
 // (or an error) if none are held, and keeps them for reader. Its frame
 // is small: a goroutine that starts in wait stays on its first stack.
 func (s *source) wait() {
-	if s.br == nil && !s.waited {
+	if s.br == nil && !s.waited() {
 		p := &s.first
 		p.n, p.err = p.r.Read(p.buf[:])
-		p.off, s.waited = 0, true
+		p.off = -1
 	}
 }
 
