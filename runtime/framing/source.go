@@ -22,7 +22,7 @@ const firstRead = 288
 // in it, so that a connection waiting for its next message holds only a
 // small buffer.
 type source struct {
-	br    *bufio.Reader // nil between messages
+	br *bufio.Reader // nil between messages
 	// first.off is -1 while first holds the result of a read made by
 	// ready or wait, not yet taken by reader (a flag of its own would
 	// take the reader past its allocation's size class).
