@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -40,8 +41,10 @@ func TestHandOffKeepsMessages(t *testing.T) {
 	waitServerGoroutines(t, 0)
 }
 
-// ReadIdle giving up does not extend the idle timeout: the next Read's
-// deadline counts from the start of the wait.
+// ReadIdle giving up does not extend the idle timeout: the deadline it
+// leaves for the next Read is the one of the wait that began with it, and
+// that Read sets no other. A fake connection records the deadlines and
+// lets each read time out at once, so nothing here depends on a clock.
 func TestReadIdleKeepsIdleDeadline(t *testing.T) {
 	const idle, wait = 400 * time.Millisecond, 300 * time.Millisecond
 	for _, tc := range []struct {
@@ -54,7 +57,8 @@ func TestReadIdleKeepsIdleDeadline(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := net.Pipe()
 			defer b.Close()
-			c := tc.wrap(a)
+			fake := &deadlineConn{Conn: a}
+			c := tc.wrap(fake)
 			read := func(buf []byte, w time.Duration) (int, error) {
 				switch c := c.(type) {
 				case *idleConn:
@@ -65,21 +69,38 @@ func TestReadIdleKeepsIdleDeadline(t *testing.T) {
 				panic("unexpected wrapper")
 			}
 			buf := make([]byte, 8)
-			start := time.Now()
 			if n, err := read(buf, wait); n != 0 || err != framing.ErrStillIdle {
 				t.Fatalf("ReadIdle: %d, %v; want ErrStillIdle", n, err)
 			}
-			_, err := c.Read(buf)
-			elapsed := time.Since(start)
-			if !errors.Is(err, ErrIdle) {
+			if len(fake.deadlines) != 2 {
+				t.Fatalf("ReadIdle set %d deadlines, want 2 (its own, then the idle one): %v", len(fake.deadlines), fake.deadlines)
+			}
+			if d := fake.deadlines[1].Sub(fake.deadlines[0]); d != idle-wait {
+				t.Errorf("the idle deadline left for the next Read is %v after ReadIdle's, want %v", d, idle-wait)
+			}
+			if _, err := c.Read(buf); !errors.Is(err, ErrIdle) {
 				t.Fatalf("Read: %v, want ErrIdle", err)
 			}
-			if elapsed < idle || elapsed >= idle+wait/2 {
-				t.Errorf("closed for idleness after %v, want %v from the start of the wait", elapsed, idle)
+			if len(fake.deadlines) != 2 {
+				t.Errorf("the Read after ReadIdle set a deadline of its own: %v", fake.deadlines[2:])
 			}
 		})
 	}
 }
+
+// deadlineConn records the read deadlines set on it, and its reads time
+// out at once.
+type deadlineConn struct {
+	net.Conn
+	deadlines []time.Time
+}
+
+func (c *deadlineConn) SetReadDeadline(t time.Time) error {
+	c.deadlines = append(c.deadlines, t)
+	return nil
+}
+
+func (c *deadlineConn) Read([]byte) (int, error) { return 0, os.ErrDeadlineExceeded }
 
 // A message that arrives while a ReadIdle waits is read whole.
 func TestReadIdleData(t *testing.T) {
