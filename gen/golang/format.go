@@ -134,3 +134,77 @@ func cutTopLevel(src []byte, size int) [][]byte {
 	}
 	return append(pieces, src)
 }
+
+// formatSlots bounds how many parts of files (see [startPart]) are
+// formatted at once.
+var formatSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// part is one rendered part of a file (see [file.flush]), formatted on its
+// own while the generator builds the next ones.
+type part struct {
+	// raw is the part as rendered, kept for [joinParts]'s fallback.
+	raw []byte
+	// done is closed once out and ok are set.
+	done chan struct{}
+	// out is the part formatted, its doc comments linked; ok is false
+	// when it did not format on its own.
+	out []byte
+	ok  bool
+}
+
+// startPart starts formatting raw, a part of a file that starts and ends
+// between two top-level declarations, with its doc comments linked.
+func startPart(raw []byte, links linkSet) *part {
+	p := &part{raw: raw, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		formatSlots <- struct{}{}
+		defer func() { <-formatSlots }()
+		p.out, p.ok = formatPart(linkComments(raw, links))
+	}()
+	return p
+}
+
+// formatPart formats src, declarations without a package clause, as
+// [formatPieces] formats a piece after the first: nothing when src is
+// blank.
+func formatPart(src []byte) ([]byte, bool) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, true
+	}
+	const clause = "package p\n\n"
+	out, err := format.Source(append([]byte(clause), src...))
+	out, cut := bytes.CutPrefix(out, []byte(clause))
+	return out, err == nil && cut
+}
+
+// joinParts returns the formatted file made of head (its header, package
+// clause and imports) and parts, in order, joined by a blank line: the
+// bytes formatting them whole gives, for the reasons [formatPieces]
+// gives, as every part starts and ends between two declarations with a
+// blank line between them. When a part did not format on its own, the
+// file is joined as rendered and formatted whole with format.
+func joinParts(head []byte, parts []*part, links linkSet, format func([]byte) ([]byte, error)) ([]byte, error) {
+	out, err := formatSource(regroupImports(linkComments(head, links)))
+	ok := err == nil
+	size := len(out)
+	for _, p := range parts {
+		<-p.done
+		ok = ok && p.ok
+		size += len(p.out) + 1
+	}
+	if !ok {
+		src := head
+		for _, p := range parts {
+			src = append(src, p.raw...)
+		}
+		return format(regroupImports(linkComments(src, links)))
+	}
+	out = append(make([]byte, 0, size), out...)
+	for _, p := range parts {
+		if p.out != nil {
+			out = append(append(out, '\n'), p.out...)
+		}
+	}
+	return out, nil
+}

@@ -97,18 +97,62 @@ func TestFlushSameBytes(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, every := range []int{1, 7} {
-			got, err := generateWith(p, Options{}, passes{format: formatSource, split: splitCodec, flushEvery: every})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if len(got) != len(whole) {
-				t.Fatalf("%s, every %d: %d files, want %d", name, every, len(got), len(whole))
-			}
-			for i := range got {
-				if got[i].Path != whole[i].Path || !bytes.Equal(got[i].Content, whole[i].Content) {
-					t.Errorf("%s, every %d: %s differs from the file rendered whole", name, every, got[i].Path)
+			for _, parts := range []bool{false, true} {
+				var whole2 atomic.Int32
+				format := func(src []byte) ([]byte, error) {
+					whole2.Add(1)
+					return formatSource(src)
+				}
+				got, err := generateWith(p, Options{}, passes{format: format, split: splitCodec, flushEvery: every, formatParts: parts})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(got) != len(whole) {
+					t.Fatalf("%s, every %d, parts %v: %d files, want %d", name, every, parts, len(got), len(whole))
+				}
+				for i := range got {
+					if got[i].Path != whole[i].Path || !bytes.Equal(got[i].Content, whole[i].Content) {
+						t.Errorf("%s, every %d, parts %v: %s differs from the file rendered whole", name, every, parts, got[i].Path)
+					}
+				}
+				// Flushed at every declaration, no file is formatted
+				// whole: every part formatted on its own.
+				if n := whole2.Load(); parts && every == 1 && n != 0 {
+					t.Errorf("%s, every %d: %d files formatted whole, want 0", name, every, n)
 				}
 			}
 		}
+	}
+}
+
+// TestJoinPartsFallsBackWhole checks that a file a part of which does not
+// format on its own (a cut inside a function body) is formatted whole,
+// with the same bytes.
+func TestJoinPartsFallsBackWhole(t *testing.T) {
+	head := []byte("// Code generated. DO NOT EDIT.\n\npackage p\n\nimport (\n\t\"fmt\"\n)\n")
+	raw := []string{"\nfunc f() {\n\tfmt.Println( 1)\n", "\n\tfmt.Println(2 )\n}\n", "\nvar  x = 1\n"}
+	var src []byte
+	var parts []*part
+	for _, r := range raw {
+		src = append(src, r...)
+		parts = append(parts, startPart([]byte(r), linkSet{}))
+	}
+	want, err := format.Source(append(append([]byte(nil), head...), src...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	got, err := joinParts(head, parts, linkSet{}, func(src []byte) ([]byte, error) {
+		whole++
+		return formatSource(src)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole != 1 {
+		t.Errorf("formatted whole %d times, want 1", whole)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -28,6 +28,10 @@ func (f *file) flush() {
 		f.err = err
 		return
 	}
+	if f.formatParts {
+		f.parts = append(f.parts, startPart(body, f.links))
+		return
+	}
 	f.body = append(f.body, body)
 }
 
@@ -64,17 +68,14 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 	// The statements are rendered: the collector may take them while the
 	// source is formatted.
 	f.File = nil
-	f.body = append(f.body, body)
-	size := len(head)
-	for _, b := range f.body {
-		size += len(b)
+	var src []byte
+	if f.parts != nil {
+		f.parts = append(f.parts, startPart(body, f.links))
+		src, err = joinParts(head, f.parts, f.links, ps.format)
+		f.parts = nil
+	} else {
+		src, err = f.formatWhole(head, body, ps.format)
 	}
-	src := append(make([]byte, 0, size), head...)
-	for _, b := range f.body {
-		src = append(src, b...)
-	}
-	f.body = nil
-	src, err = ps.format(regroupImports(linkComments(src, f.links)))
 	if err != nil {
 		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
 	}
@@ -90,4 +91,20 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 		files = append(files, gen.File{Path: codecFile(f.path), Content: codec})
 	}
 	return files, nil
+}
+
+// formatWhole joins head, the bodies flushed so far and body, the last
+// one, links the doc comments and formats the file with format.
+func (f *file) formatWhole(head, body []byte, format func([]byte) ([]byte, error)) ([]byte, error) {
+	f.body = append(f.body, body)
+	size := len(head)
+	for _, b := range f.body {
+		size += len(b)
+	}
+	src := append(make([]byte, 0, size), head...)
+	for _, b := range f.body {
+		src = append(src, b...)
+	}
+	f.body = nil
+	return format(regroupImports(linkComments(src, f.links)))
 }
