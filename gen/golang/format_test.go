@@ -3,6 +3,8 @@ package golang
 import (
 	"bytes"
 	"go/format"
+	"reflect"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -135,24 +137,67 @@ func TestJoinPartsFallsBackWhole(t *testing.T) {
 	var parts []*part
 	for _, r := range raw {
 		src = append(src, r...)
-		parts = append(parts, startPart([]byte(r), linkSet{}))
+		parts = append(parts, startPart([]byte(r), linkSet{}, true))
 	}
 	want, err := format.Source(append(append([]byte(nil), head...), src...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	whole := 0
-	got, err := joinParts(head, parts, linkSet{}, func(src []byte) ([]byte, error) {
+	got, top, err := joinParts(head, parts, linkSet{}, func(src []byte) ([]byte, error) {
 		whole++
 		return formatSource(src)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if whole != 1 {
-		t.Errorf("formatted whole %d times, want 1", whole)
+	if whole != 1 || top != nil {
+		t.Errorf("formatted whole %d times, want 1; scanned %v, want nil", whole, top)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestJoinPartsScansAsWhole checks that the declarations joinParts puts
+// together from the scans of a file's parts are what scanning the joined
+// file finds, on the files the codec is split from (every test IDL and a
+// synthetic protocol), cut into parts of about 2 KiB.
+func TestJoinPartsScansAsWhole(t *testing.T) {
+	for name, p := range testProtocols(t, 60, 30) {
+		var (
+			mu      sync.Mutex
+			sources [][]byte
+		)
+		keep := func(src []byte) ([]byte, []byte, error) {
+			mu.Lock()
+			sources = append(sources, src)
+			mu.Unlock()
+			return splitCodec(src)
+		}
+		if _, err := generateWith(p, Options{}, passes{format: formatSource, split: keep}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, src := range sources {
+			pieces := cutTopLevel(src, 2<<10)
+			var parts []*part
+			for _, piece := range pieces[1:] {
+				parts = append(parts, startPart(piece, linkSet{}, true))
+			}
+			got, top, err := joinParts(pieces[0], parts, linkSet{}, formatSource)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !bytes.Equal(got, src) {
+				t.Fatalf("%s: the joined parts are not the file", name)
+			}
+			want, err := scanDecls(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if top == nil || !reflect.DeepEqual(*top, want) {
+				t.Errorf("%s: the parts' declarations differ from the file's (%d pieces)", name, len(pieces))
+			}
+		}
 	}
 }

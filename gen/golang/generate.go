@@ -90,7 +90,9 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 type passes struct {
 	// format formats a rendered file, its imports grouped.
 	format func(src []byte) ([]byte, error)
-	// split splits the codec from the declarations of a formatted file.
+	// split splits the codec from the declarations of a formatted file
+	// (but for one whose parts were formatted and scanned: see
+	// [joinParts]).
 	split func(src []byte) (decls, codec []byte, err error)
 	// flushEvery is how many declarations a file adds between two
 	// renderings of what it holds (see [file.flush]); 0 renders it whole.

@@ -29,7 +29,7 @@ func (f *file) flush() {
 		return
 	}
 	if f.formatParts {
-		f.parts = append(f.parts, startPart(body, f.links))
+		f.parts = append(f.parts, startPart(body, f.links, codecParts[f.path]))
 		return
 	}
 	f.body = append(f.body, body)
@@ -68,10 +68,13 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 	// The statements are rendered: the collector may take them while the
 	// source is formatted.
 	f.File = nil
-	var src []byte
+	var (
+		src []byte
+		top *srcDecls
+	)
 	if f.parts != nil {
-		f.parts = append(f.parts, startPart(body, f.links))
-		src, err = joinParts(head, f.parts, f.links, ps.format)
+		f.parts = append(f.parts, startPart(body, f.links, codecParts[f.path]))
+		src, top, err = joinParts(head, f.parts, f.links, ps.format)
 		f.parts = nil
 	} else {
 		src, err = f.formatWhole(head, body, ps.format)
@@ -82,7 +85,13 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 	if !codecParts[f.path] {
 		return []gen.File{{Path: f.path, Content: src}}, nil
 	}
-	decls, codec, err := ps.split(src)
+	var decls, codec []byte
+	if top != nil {
+		// Its parts were scanned as they were formatted.
+		decls, codec, err = splitScanned(src, *top)
+	} else {
+		decls, codec, err = ps.split(src)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
 	}
