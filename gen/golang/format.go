@@ -134,3 +134,125 @@ func cutTopLevel(src []byte, size int) [][]byte {
 	}
 	return append(pieces, src)
 }
+
+// formatSlots bounds how many parts of files (see [startPart]) are
+// formatted at once.
+var formatSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// part is one rendered part of a file (see [file.flush]), formatted on its
+// own while the generator builds the next ones.
+type part struct {
+	// raw is the part as rendered, kept for [joinParts]'s fallback
+	// when it does not format on its own.
+	raw []byte
+	// done is closed once out and ok are set.
+	done chan struct{}
+	// out is the part formatted, its doc comments linked; ok is false
+	// when it did not format on its own.
+	out []byte
+	ok  bool
+	// scanned, when the part was started to be scanned, holds what
+	// [scanDecls] finds in out, its offsets counted from the package
+	// clause formatPart put before it; scanErr is why not.
+	scanned srcDecls
+	scanErr error
+}
+
+// startPart starts formatting raw, a part of a file that starts and ends
+// between two top-level declarations, with its doc comments linked; with
+// scan, the formatted part is scanned for [splitScanned] too.
+func startPart(raw []byte, links linkSet, scan bool) *part {
+	p := &part{raw: raw, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		formatSlots <- struct{}{}
+		defer func() { <-formatSlots }()
+		var file []byte
+		linked := linkComments(raw, links)
+		file, p.out, p.ok = formatPart(linked)
+		if p.ok {
+			p.raw = nil
+		} else {
+			p.raw = linked
+		}
+		if scan && p.ok && p.out != nil {
+			p.scanned, p.scanErr = scanDecls(file)
+		}
+	}()
+	return p
+}
+
+// partClause is the package clause [formatPart] formats a part after.
+const partClause = "package p\n\n"
+
+// formatPart formats src, declarations without a package clause, as
+// [formatPieces] formats a piece after the first: nothing when src is
+// blank. file is the part formatted after partClause, out the part alone.
+func formatPart(src []byte) (file, out []byte, ok bool) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, nil, true
+	}
+	file, err := format.Source(append([]byte(partClause), src...))
+	out, cut := bytes.CutPrefix(file, []byte(partClause))
+	return file, out, err == nil && cut
+}
+
+// joinParts returns the formatted file made of head (its header, package
+// clause and imports) and parts, in order, joined by a blank line: the
+// bytes formatting them whole gives, for the reasons [formatPieces]
+// gives, as every part starts and ends between two declarations with a
+// blank line between them. When a part did not format on its own, the
+// file is joined (each part formatted, or linked as rendered when it did
+// not format) and formatted whole with format.
+//
+// When the parts were started to be scanned and all were, top is what
+// [scanDecls] finds in the file (the head is scanned here); otherwise nil.
+func joinParts(head []byte, parts []*part, links linkSet, format func([]byte) ([]byte, error)) (src []byte, top *srcDecls, err error) {
+	head = regroupImports(linkComments(head, links))
+	out, err := formatSource(head)
+	ok := err == nil
+	size := len(out)
+	for _, p := range parts {
+		<-p.done
+		ok = ok && p.ok
+		size += len(p.out) + 1
+	}
+	if !ok {
+		src := head
+		for _, p := range parts {
+			if p.ok && p.out != nil {
+				src = append(append(src, '\n'), p.out...)
+			} else {
+				src = append(src, p.raw...)
+			}
+		}
+		src, err = format(src)
+		return src, nil, err
+	}
+	scanned, err := scanDecls(out)
+	if err != nil {
+		top = nil
+	} else {
+		top = &scanned
+	}
+	out = append(make([]byte, 0, size), out...)
+	for _, p := range parts {
+		if p.out == nil {
+			continue
+		}
+		out = append(out, '\n')
+		if top != nil && p.scanErr == nil && p.scanned.decls != nil {
+			// p.out starts at len(out), p.scanned's offsets at the
+			// clause before it.
+			shift := len(out) - len(partClause)
+			for _, d := range p.scanned.decls {
+				d.end += shift
+				top.decls = append(top.decls, d)
+			}
+		} else {
+			top = nil
+		}
+		out = append(out, p.out...)
+	}
+	return out, top, nil
+}

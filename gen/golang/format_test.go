@@ -3,6 +3,8 @@ package golang
 import (
 	"bytes"
 	"go/format"
+	"reflect"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -97,17 +99,104 @@ func TestFlushSameBytes(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, every := range []int{1, 7} {
-			got, err := generateWith(p, Options{}, passes{format: formatSource, split: splitCodec, flushEvery: every})
+			for _, parts := range []bool{false, true} {
+				var whole2 atomic.Int32
+				format := func(src []byte) ([]byte, error) {
+					whole2.Add(1)
+					return formatSource(src)
+				}
+				got, err := generateWith(p, Options{}, passes{format: format, split: splitCodec, flushEvery: every, formatParts: parts})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(got) != len(whole) {
+					t.Fatalf("%s, every %d, parts %v: %d files, want %d", name, every, parts, len(got), len(whole))
+				}
+				for i := range got {
+					if got[i].Path != whole[i].Path || !bytes.Equal(got[i].Content, whole[i].Content) {
+						t.Errorf("%s, every %d, parts %v: %s differs from the file rendered whole", name, every, parts, got[i].Path)
+					}
+				}
+				// Flushed at every declaration, no file is formatted
+				// whole: every part formatted on its own.
+				if n := whole2.Load(); parts && every == 1 && n != 0 {
+					t.Errorf("%s, every %d: %d files formatted whole, want 0", name, every, n)
+				}
+			}
+		}
+	}
+}
+
+// TestJoinPartsFallsBackWhole checks that a file a part of which does not
+// format on its own (a cut inside a function body) is formatted whole,
+// with the same bytes.
+func TestJoinPartsFallsBackWhole(t *testing.T) {
+	head := []byte("// Code generated. DO NOT EDIT.\n\npackage p\n\nimport (\n\t\"fmt\"\n)\n")
+	raw := []string{"\nfunc f() {\n\tfmt.Println( 1)\n", "\n\tfmt.Println(2 )\n}\n", "\nvar  x = 1\n"}
+	var src []byte
+	var parts []*part
+	for _, r := range raw {
+		src = append(src, r...)
+		parts = append(parts, startPart([]byte(r), linkSet{}, true))
+	}
+	want, err := format.Source(append(append([]byte(nil), head...), src...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	got, top, err := joinParts(head, parts, linkSet{}, func(src []byte) ([]byte, error) {
+		whole++
+		return formatSource(src)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole != 1 || top != nil {
+		t.Errorf("formatted whole %d times, want 1; scanned %v, want nil", whole, top)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestJoinPartsScansAsWhole checks that the declarations joinParts puts
+// together from the scans of a file's parts are what scanning the joined
+// file finds, on the files the codec is split from (every test IDL and a
+// synthetic protocol), cut into parts of about 2 KiB.
+func TestJoinPartsScansAsWhole(t *testing.T) {
+	for name, p := range testProtocols(t, 60, 30) {
+		var (
+			mu      sync.Mutex
+			sources [][]byte
+		)
+		keep := func(src []byte) ([]byte, []byte, error) {
+			mu.Lock()
+			sources = append(sources, src)
+			mu.Unlock()
+			return splitCodec(src)
+		}
+		if _, err := generateWith(p, Options{}, passes{format: formatSource, split: keep}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, src := range sources {
+			pieces := cutTopLevel(src, 2<<10)
+			var parts []*part
+			for _, piece := range pieces[1:] {
+				parts = append(parts, startPart(piece, linkSet{}, true))
+			}
+			got, top, err := joinParts(pieces[0], parts, linkSet{}, formatSource)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			if len(got) != len(whole) {
-				t.Fatalf("%s, every %d: %d files, want %d", name, every, len(got), len(whole))
+			if !bytes.Equal(got, src) {
+				t.Fatalf("%s: the joined parts are not the file", name)
 			}
-			for i := range got {
-				if got[i].Path != whole[i].Path || !bytes.Equal(got[i].Content, whole[i].Content) {
-					t.Errorf("%s, every %d: %s differs from the file rendered whole", name, every, got[i].Path)
-				}
+			want, err := scanDecls(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if top == nil || !reflect.DeepEqual(*top, want) {
+				t.Errorf("%s: the parts' declarations differ from the file's (%d pieces)", name, len(pieces))
 			}
 		}
 	}

@@ -53,6 +53,10 @@ type file struct {
 	flushEvery int
 	body       [][]byte
 	err        error
+	// formatParts formats each flushed part as it is rendered, into
+	// parts (see [startPart]), instead of adding it to body.
+	formatParts bool
+	parts       []*part
 }
 
 // add appends a declaration, after a blank line. Every f.flushEvery
@@ -79,18 +83,25 @@ func (f *file) add(code ...jen.Code) {
 // A protocol whose Go names would collide in the generated package gives
 // an [idl.Errors] positioned at the IDL names at fault.
 func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
-	return generateWith(p, opts, passes{format: formatSource, split: splitCodec, flushEvery: flushEvery})
+	return generateWith(p, opts, passes{format: formatSource, split: splitCodec, flushEvery: flushEvery, formatParts: true})
 }
 
 // passes are the functions that turn a rendered file into generated ones.
 type passes struct {
 	// format formats a rendered file, its imports grouped.
 	format func(src []byte) ([]byte, error)
-	// split splits the codec from the declarations of a formatted file.
+	// split splits the codec from the declarations of a formatted file
+	// (but for one whose parts were formatted and scanned: see
+	// [joinParts]).
 	split func(src []byte) (decls, codec []byte, err error)
 	// flushEvery is how many declarations a file adds between two
 	// renderings of what it holds (see [file.flush]); 0 renders it whole.
 	flushEvery int
+	// formatParts formats each rendering on its own as soon as it is
+	// made, while the generator goes on (see [joinParts]); format then
+	// formats only a file never flushed, or one a part of which did not
+	// format on its own.
+	formatParts bool
 }
 
 // generateWith is [Generate], formatting and splitting files with ps.
@@ -141,7 +152,7 @@ func generateWith(p *idl.Protocol, opts Options, ps passes) ([]gen.File, error) 
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for i, part := range parts {
-		f := &file{File: jen.NewFile(pkg), path: part.path, links: links, flushEvery: ps.flushEvery}
+		f := &file{File: jen.NewFile(pkg), path: part.path, links: links, flushEvery: ps.flushEvery, formatParts: ps.formatParts}
 		// render formats the file once its imports are grouped.
 		f.NoFormat = true
 		for _, l := range gen.GoHeader(p) {

@@ -28,6 +28,10 @@ func (f *file) flush() {
 		f.err = err
 		return
 	}
+	if f.formatParts {
+		f.parts = append(f.parts, startPart(body, f.links, codecParts[f.path]))
+		return
+	}
 	f.body = append(f.body, body)
 }
 
@@ -64,6 +68,43 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 	// The statements are rendered: the collector may take them while the
 	// source is formatted.
 	f.File = nil
+	var (
+		src []byte
+		top *srcDecls
+	)
+	if f.parts != nil {
+		f.parts = append(f.parts, startPart(body, f.links, codecParts[f.path]))
+		src, top, err = joinParts(head, f.parts, f.links, ps.format)
+		f.parts = nil
+	} else {
+		src, err = f.formatWhole(head, body, ps.format)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
+	}
+	if !codecParts[f.path] {
+		return []gen.File{{Path: f.path, Content: src}}, nil
+	}
+	var decls, codec []byte
+	if top != nil {
+		// Its parts were scanned as they were formatted.
+		decls, codec, err = splitScanned(src, *top)
+	} else {
+		decls, codec, err = ps.split(src)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
+	}
+	files := []gen.File{{Path: f.path, Content: decls}}
+	if codec != nil {
+		files = append(files, gen.File{Path: codecFile(f.path), Content: codec})
+	}
+	return files, nil
+}
+
+// formatWhole joins head, the bodies flushed so far and body, the last
+// one, links the doc comments and formats the file with format.
+func (f *file) formatWhole(head, body []byte, format func([]byte) ([]byte, error)) ([]byte, error) {
 	f.body = append(f.body, body)
 	size := len(head)
 	for _, b := range f.body {
@@ -74,20 +115,5 @@ func (f *file) render(ps passes) ([]gen.File, error) {
 		src = append(src, b...)
 	}
 	f.body = nil
-	src, err = ps.format(regroupImports(linkComments(src, f.links)))
-	if err != nil {
-		return nil, fmt.Errorf("golang: formatting %s: %w", f.path, err)
-	}
-	if !codecParts[f.path] {
-		return []gen.File{{Path: f.path, Content: src}}, nil
-	}
-	decls, codec, err := ps.split(src)
-	if err != nil {
-		return nil, fmt.Errorf("golang: splitting %s: %w", f.path, err)
-	}
-	files := []gen.File{{Path: f.path, Content: decls}}
-	if codec != nil {
-		files = append(files, gen.File{Path: codecFile(f.path), Content: codec})
-	}
-	return files, nil
+	return format(regroupImports(linkComments(src, f.links)))
 }

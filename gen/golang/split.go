@@ -40,6 +40,11 @@ func splitCodec(src []byte) (decls, codec []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return splitScanned(src, top)
+}
+
+// splitScanned is [splitCodec] given top, what [scanDecls] finds in src.
+func splitScanned(src []byte, top srcDecls) (decls, codec []byte, err error) {
 	inCodec := codecDecls(top.decls)
 	var (
 		// The declarations, then the codec: neither body takes much
