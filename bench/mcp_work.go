@@ -171,9 +171,12 @@ type mcpHit struct {
 	Score float64 `json:"score"`
 }
 
-// mcpSearchResult is the structured content of search's answer.
+// mcpSearchResult is the structured content of search's answer. Sort
+// repeats the argument, so that the tests see every server decode all
+// three arguments.
 type mcpSearchResult struct {
 	Query string   `json:"query"`
+	Sort  string   `json:"sort"`
 	Total int      `json:"total"`
 	Hits  []mcpHit `json:"hits"`
 }
@@ -190,7 +193,7 @@ var mcpSearchBenchArgs = mcpSearchArgs{Query: "memory leak in the reader", Limit
 
 // mcpSearch computes search's answer: limit hits derived from the query.
 func mcpSearch(a mcpSearchArgs) mcpSearchResult {
-	r := mcpSearchResult{Query: a.Query, Total: 1200 + len(a.Query), Hits: make([]mcpHit, 0, a.Limit)}
+	r := mcpSearchResult{Query: a.Query, Sort: a.Sort, Total: 1200 + len(a.Query), Hits: make([]mcpHit, 0, a.Limit)}
 	for i := range a.Limit {
 		state := "open"
 		if i%2 == 1 {
@@ -204,7 +207,7 @@ func mcpSearch(a mcpSearchArgs) mcpSearchResult {
 
 // equal reports whether r and o are the same result.
 func (r mcpSearchResult) equal(o mcpSearchResult) bool {
-	if r.Query != o.Query || r.Total != o.Total || len(r.Hits) != len(o.Hits) {
+	if r.Query != o.Query || r.Sort != o.Sort || r.Total != o.Total || len(r.Hits) != len(o.Hits) {
 		return false
 	}
 	for i := range r.Hits {

@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 )
 
 // ProtocolVersion returns the protocol version the handshake negotiated:
@@ -24,9 +26,8 @@ func (c *Conn) learnVersion(result json.RawMessage) {
 	if c.opts.VersionField == "" || c.version.Load() != nil {
 		return
 	}
-	var members map[string]json.RawMessage
-	var v string
-	if json.Unmarshal(result, &members) != nil || json.Unmarshal(members[c.opts.VersionField], &v) != nil {
+	v, ok := versionIn(result, c.opts.VersionField)
+	if !ok {
 		c.log.Debug("jsonrpc: the handshake's result names no protocol version", "member", c.opts.VersionField)
 		return
 	}
@@ -39,12 +40,40 @@ func (c *Conn) learnVersionFrom(response []byte) {
 	if c.opts.VersionField == "" || c.version.Load() != nil {
 		return
 	}
-	var r struct {
-		Result json.RawMessage `json:"result"`
+	result, _ := memberOf(response, "result")
+	c.learnVersion(result)
+}
+
+// versionIn returns the string that the member field of the JSON object
+// result holds, as decoding result into a map and that member into a
+// string would: the last of duplicate members counts, and null gives "".
+// It reports false when result is not an object, lacks the member, or the
+// member is neither a string nor null.
+func versionIn(result []byte, field string) (string, bool) {
+	raw, ok := memberOf(result, field)
+	switch {
+	case !ok:
+		return "", false
+	case string(raw) == "null":
+		return "", true
+	case len(raw) == 0 || raw[0] != '"':
+		return "", false
 	}
-	if json.Unmarshal(response, &r) == nil {
-		c.learnVersion(r.Result)
-	}
+	return jsonscan.UnquoteString(raw)
+}
+
+// memberOf returns the raw value of the last member named name of the
+// JSON object b (keys compared exactly, after unescaping), scanning
+// instead of decoding: b is a handshake's whole result or response.
+func memberOf(b []byte, name string) ([]byte, bool) {
+	var found []byte
+	err := jsonscan.DecodeObject(b, func(key, value []byte) error {
+		if string(key) == name {
+			found = value
+		}
+		return nil
+	})
+	return found, err == nil && found != nil
 }
 
 // batchRefusal says why this connection refuses batches now, or returns ""

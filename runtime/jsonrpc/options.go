@@ -309,7 +309,11 @@ func (o Options) withDefaults() Options {
 		o.now = time.Now
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+		o.Logger = discardLogger
 	}
 	return o
 }
+
+// discardLogger is the Logger of connections given none: a Logger never
+// changes, so all share one.
+var discardLogger = slog.New(slog.DiscardHandler)

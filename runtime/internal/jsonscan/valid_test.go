@@ -138,3 +138,27 @@ func TestSkipString(t *testing.T) {
 		}
 	}
 }
+
+// TestUnquoteOneAllocation: a literal with escapes is decoded into one
+// buffer that becomes the string, so it costs one allocation however
+// many escapes, surrogates or non-ASCII runs it holds. Only invalid
+// UTF-8, each byte of which becomes three, may grow the buffer once.
+func TestUnquoteOneAllocation(t *testing.T) {
+	long := strings.Repeat("text with no escapes, ", 20)
+	for _, tc := range []struct {
+		literal string
+		allocs  float64
+	}{
+		{`"{\"query\":\"memory leak\",\"total\":1225,\"hits\":[{\"id\":4000}]}"`, 1},
+		{`"caf\u00e9 \"q\" \\ \/ \b\f\n\r\t"`, 1},
+		{`"\ud83d\ude00 and a lone \ud83d"`, 1},
+		{`"Привет, 世界 🙂\n` + long + `\t"`, 1},
+		{`"` + long + `\"` + long + `"`, 1},
+		{"\"ab\xffc\\n\"", 2},
+	} {
+		b := []byte(tc.literal)
+		if n := testing.AllocsPerRun(50, func() { _, _ = UnquoteString(b) }); n > tc.allocs {
+			t.Errorf("UnquoteString(%.40q…): %v allocations, want %v", tc.literal, n, tc.allocs)
+		}
+	}
+}
