@@ -368,6 +368,24 @@ func (w *clWriter) Write(msg []byte) error {
 	return nil
 }
 
+// WriteInPlace implements [InPlaceWriter]: the body moves up to make
+// room for the header in front of it.
+func (w *clWriter) WriteInPlace(msg []byte) (bool, error) {
+	h := append(w.hdr[:0], "Content-Length: "...)
+	h = strconv.AppendInt(h, int64(len(msg)), 10)
+	h = append(h, "\r\n\r\n"...)
+	if cap(msg)-len(msg) < len(h) {
+		return false, nil
+	}
+	frame := msg[:len(h)+len(msg)]
+	copy(frame[len(h):], msg) // overlapping: copy moves
+	copy(frame, h)
+	if err := writeAll(w.w, frame); err != nil {
+		return true, fmt.Errorf("%s framing: writing %d-byte message: %w", clName, len(msg), err)
+	}
+	return true, nil
+}
+
 // buffered is a writer that buffers, such as a *bufio.Writer: writing a
 // frame to it in pieces costs no more system calls than writing it
 // whole, so a Writer writes the pieces instead of copying the frame.

@@ -314,6 +314,23 @@ func (w *ndWriter) Write(msg []byte) error {
 	return nil
 }
 
+// WriteInPlace implements [InPlaceWriter]: line breaks in msg become
+// spaces and the newline goes after it.
+func (w *ndWriter) WriteInPlace(msg []byte) (bool, error) {
+	if cap(msg) == len(msg) {
+		return false, nil
+	}
+	if isBlank(msg) {
+		return true, fmt.Errorf("%s framing: refusing to write a blank message", ndName)
+	}
+	replaceByte(msg, '\n', ' ')
+	replaceByte(msg, '\r', ' ')
+	if err := writeAll(w.w, append(msg, '\n')); err != nil {
+		return true, fmt.Errorf("%s framing: writing %d-byte message: %w", ndName, len(msg), err)
+	}
+	return true, nil
+}
+
 // space and newline are written by writeLine.
 var space, newline = []byte{' '}, []byte{'\n'}
 

@@ -124,6 +124,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	c.writer = opts.Framing.NewWriter(&c.flusher)
+	c.flusher.stream = stream
 	c.startWriter = c.writeLoop
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead

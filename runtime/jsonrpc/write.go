@@ -4,25 +4,65 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // writeBuffers holds the buffers that gather the messages queued at one
-// time into one write. A writer takes one when it starts and gives it back
-// when the queue empties, so an idle connection holds none.
+// time into one write. A writer takes one only for several messages, or
+// one it cannot frame in place (see writeText), and gives it back once
+// they are written, so an idle connection holds none.
 var writeBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, writeBufferSize) }}
 
 // sink is the framing writer's destination: the pooled buffer of the
-// running writer.
-type sink struct{ bw *bufio.Writer }
+// running writer, or the stream itself for a frame written whole in one
+// write (framing.InPlaceWriter) while the writer holds no buffer.
+type sink struct {
+	bw     *bufio.Writer
+	stream io.Writer
+}
 
-func (s *sink) Write(p []byte) (int, error) { return s.bw.Write(p) }
+func (s *sink) Write(p []byte) (int, error) {
+	if s.bw == nil {
+		return s.stream.Write(p)
+	}
+	return s.bw.Write(p)
+}
 
 // Buffered tells the framing writer that writes are buffered, so that it
-// may write a frame in pieces instead of copying it whole.
+// may write a frame in pieces instead of copying it whole. The framing's
+// Write is called only while the writer holds a buffer.
 func (s *sink) Buffered() int { return s.bw.Buffered() }
+
+// takeBuffer gives the writer a pooled buffer, unless it holds one.
+func (c *Conn) takeBuffer() {
+	if c.flusher.bw == nil {
+		bw := writeBuffers.Get().(*bufio.Writer)
+		bw.Reset(c.stream)
+		c.flusher.bw = bw
+	}
+}
+
+// putBuffer gives the writer's buffer, if it holds one, back to the pool,
+// first writing what it holds when flush is set.
+func (c *Conn) putBuffer(flush bool) error {
+	bw := c.flusher.bw
+	if bw == nil {
+		return nil
+	}
+	var err error
+	if flush {
+		err = bw.Flush()
+	}
+	bw.Reset(nil)
+	c.flusher.bw = nil
+	writeBuffers.Put(bw)
+	return err
+}
 
 // queue hands q to a writer without waiting, starting one if none runs.
 // It reports false when the queue is full.
@@ -44,15 +84,9 @@ func (c *Conn) writeLoop() {
 	var t *time.Timer      // made the first time the writer lingers
 	var wake chan struct{} // likewise
 	for {
-		bw := writeBuffers.Get().(*bufio.Writer)
-		bw.Reset(c.stream)
-		c.flusher.bw = bw
-		stop := c.writeAll()
-		bw.Reset(nil)
-		c.flusher.bw = nil
-		writeBuffers.Put(bw)
-		// The buffer is given back before another writer may start.
-		if stop {
+		// writeAll gives back any buffer it took before another writer
+		// may start.
+		if stop := c.writeAll(); stop {
 			c.out.stop()
 			return
 		}
@@ -103,47 +137,66 @@ func (c *Conn) writeFailed(err error) {
 }
 
 // writeQueued writes q and every message queued behind it, then flushes.
-// It reports false when writing failed and the connection has ended.
+// It reports false when writing failed and the connection has ended. A
+// message alone in the queue is written without a pooled buffer when
+// the framing can frame it in place (see writeText).
 func (c *Conn) writeQueued(q queued) bool {
+	closing := q.msg != nil && len(q.msg) == 0 // closeMarker
+	next, more := c.out.take()
 	yielded := false
+	if !more && q.msg != nil && !closing {
+		next, more, yielded = c.yieldTake()
+	}
+	if !more && !closing {
+		if err := c.writeMessage(q, true); err != nil {
+			c.writeFailed(err)
+			return false
+		}
+		return true
+	}
 	for {
-		msg := q.msg
-		if msg != nil && len(msg) == 0 { // closeMarker
-			if err := c.flusher.bw.Flush(); err != nil {
+		if q.msg != nil && len(q.msg) == 0 { // closeMarker
+			if err := c.putBuffer(true); err != nil {
 				c.writeFailed(err)
 				return false
 			}
 			c.shutdown(errClosedAfterReply)
 			return false
 		}
-		if err := c.writeMessage(q); err != nil {
+		if err := c.writeMessage(q, false); err != nil {
+			_ = c.putBuffer(false)
 			c.writeFailed(err)
 			return false
 		}
-		var ok bool
-		if q, ok = c.out.take(); ok {
-			continue
+		if !more {
+			next, more = c.out.take()
 		}
-		if !yielded && msg != nil {
-			// Let goroutines about to send run first, so that their
-			// messages share this write; when none is runnable this
-			// returns at once.
-			yielded = true
-			runtime.Gosched()
-			if q, ok = c.out.take(); ok {
-				continue
+		if !more && !yielded && q.msg != nil {
+			next, more, yielded = c.yieldTake()
+		}
+		if !more {
+			if err := c.putBuffer(true); err != nil {
+				c.writeFailed(err)
+				return false
 			}
+			return true
 		}
-		if err := c.flusher.bw.Flush(); err != nil {
-			c.writeFailed(err)
-			return false
-		}
-		return true
+		q, more = next, false
 	}
 }
 
-// writeMessage writes the message of q, unflushed, and recycles it.
-func (c *Conn) writeMessage(q queued) error {
+// yieldTake lets goroutines about to send run first, so that their
+// messages share this write (when none is runnable it returns at once),
+// then takes the next queued message, if any.
+func (c *Conn) yieldTake() (next queued, more, yielded bool) {
+	runtime.Gosched()
+	next, more = c.out.take()
+	return next, more, true
+}
+
+// writeMessage writes the message of q and recycles it: flushed when it
+// is lone (the only message to write), else into the writer's buffer.
+func (c *Conn) writeMessage(q queued, lone bool) error {
 	msg := q.msg
 	if msg == nil && q.related.IsZero() { // nil: q.related gets no answer
 		return nil
@@ -152,11 +205,39 @@ func (c *Conn) writeMessage(q queued) error {
 	if text != nil {
 		c.frameOut(text)
 	}
-	if err := c.write(text, q.related); err != nil {
+	if err := c.writeText(text, q.related, lone); err != nil {
 		return err
 	}
-	c.recycle(msg) // the framing copied it
+	c.recycle(msg) // written, or copied by the framing
 	return nil
+}
+
+// writeText writes one message. A lone message (nothing else to write)
+// goes to the stream at once: framed in its own buffer and written in one
+// write, with no pooled buffer taken, when the framing can
+// (framing.InPlaceWriter), the buffer has room and the message is no
+// larger than a pooled buffer; otherwise through a pooled buffer, which
+// is flushed and given back. Other messages go into the writer's buffer,
+// unflushed. A RelatedWriter takes each message whole, unbuffered.
+func (c *Conn) writeText(text []byte, related ID, lone bool) error {
+	if c.related != nil || text == nil {
+		return c.write(text, related)
+	}
+	if !lone {
+		c.takeBuffer()
+		return c.writer.Write(text)
+	}
+	if w, ok := c.writer.(framing.InPlaceWriter); ok && len(text) <= writeBufferSize {
+		if written, err := w.WriteInPlace(text); written {
+			return err
+		}
+	}
+	c.takeBuffer()
+	err := c.writer.Write(text)
+	if ferr := c.putBuffer(err == nil); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // writeDirect writes q from the sending goroutine when no writer runs and
@@ -173,17 +254,7 @@ func (c *Conn) writeDirect(q queued) (written bool, err error) {
 	if c.related != nil || !c.out.claim(&c.wg) {
 		return false, nil
 	}
-	bw := writeBuffers.Get().(*bufio.Writer)
-	bw.Reset(c.stream)
-	c.flusher.bw = bw
-	err = c.writeMessage(q)
-	if err == nil {
-		err = bw.Flush()
-	}
-	bw.Reset(nil)
-	c.flusher.bw = nil
-	writeBuffers.Put(bw)
-	if err != nil {
+	if err = c.writeMessage(q, true); err != nil {
 		go c.directFailed(err) // takes over the writer's place and the count
 		return true, err
 	}
