@@ -97,7 +97,7 @@ func TestIdleSmoke(t *testing.T) {
 	for _, impl := range impls {
 		t.Run(impl, func(t *testing.T) {
 			srv := testServer(t, impl, 0)
-			r, err := idle(testContext(t), srv, []int{5, 20})
+			r, err := idle(testContext(t), srv, []int{5, 20}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -88,6 +88,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		levels, cpuProfile, memLimit string
 		heapProfile                  string
 		profileRate                  int
+		settle                       time.Duration
 	)
 	switch mode {
 	case "throughput":
@@ -105,6 +106,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		fs.StringVar(&heapProfile, "heapprofile", "", "write the server's heap profile at the middle of the run to `file`.<server>")
 	case "idle":
 		fs.StringVar(&levels, "levels", "1000,5000,10000", "comma-separated connection counts, increasing")
+		fs.DurationVar(&settle, "settle", time.Second, "how long the connections stay idle after the last hello before each measurement (a server may keep a finished message's goroutines and buffers for a short while)")
 		fs.IntVar(&profileRate, "memprofilerate", 4096, "runtime.MemProfileRate of the second server, which gives the heap profile at the last level, fine enough to see every connection's allocations (memory is measured on a first server, at Go's default rate, since the profile's records take memory of their own)")
 	default:
 		fmt.Fprint(os.Stderr, usage)
@@ -187,7 +189,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 			return err
 		}
 		results, err := eachServer(servers, 0, func(srv *server, impl string) (*idleResult, error) {
-			r, err := idle(ctx, srv, ns)
+			r, err := idle(ctx, srv, ns, settle)
 			if err != nil {
 				return nil, err
 			}

@@ -211,8 +211,13 @@ type idleResult struct {
 }
 
 // idle opens connections up to each level in turn, leaving them idle
-// after hello, and measures the server's memory after a GC at each.
-func idle(ctx context.Context, srv *server, levels []int) (*idleResult, error) {
+// after hello, and measures the server's memory after a GC at each, once
+// the connections have been idle for settle: an idle connection is one
+// that has had no message for a while, not one that has just finished
+// its handshake (rpcgen's transport.Server hands a reader's wait to a
+// goroutine on a small stack after 100 ms without a message, and a
+// writer ends 2 ms after its last message).
+func idle(ctx context.Context, srv *server, levels []int, settle time.Duration) (*idleResult, error) {
 	res := &idleResult{}
 	measure := func() (memSample, error) {
 		rss, err := srv.rss()
@@ -236,6 +241,11 @@ func idle(ctx context.Context, srv *server, levels []int) (*idleResult, error) {
 		clients = append(clients, more...)
 		if err := srv.waitConns(int64(n), 30*time.Second); err != nil {
 			return nil, err
+		}
+		select {
+		case <-time.After(settle): // the idleness measured, not a wait for an event
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 		m, err := measure()
 		if err != nil {

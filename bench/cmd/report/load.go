@@ -162,7 +162,7 @@ func renderLoad(b *strings.Builder, recs []loadRecord, ts *targets) {
 // renderIdle writes the memory per idle connection; rpcgen's server is
 // held to the targets.
 func renderIdle(b *strings.Builder, recs []loadRecord, ts *targets) {
-	fmt.Fprintf(b, "\nIdle connections after hello: the server's memory after a GC, minus the same with no connection, per connection. "+
+	fmt.Fprintf(b, "\nIdle connections after hello and a second without messages (the load tool's `-settle`): the server's memory after a GC, minus the same with no connection, per connection. "+
 		"Targets (rpcgen): RSS and Go heap ≤ %s each, ≤ %.0f goroutine (the reader).\n\n", kb(idleTargetBytes), idleGoroutines)
 	b.WriteString("| server | connections | server RSS | RSS / conn | heap / conn | stacks / conn | goroutines / conn |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range recs {
