@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"go/format"
 	"reflect"
-	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -165,17 +164,8 @@ func TestJoinPartsFallsBackWhole(t *testing.T) {
 // synthetic protocol), cut into parts of about 2 KiB.
 func TestJoinPartsScansAsWhole(t *testing.T) {
 	for name, p := range testProtocols(t, 60, 30) {
-		var (
-			mu      sync.Mutex
-			sources [][]byte
-		)
-		keep := func(src []byte) ([]byte, []byte, error) {
-			mu.Lock()
-			sources = append(sources, src)
-			mu.Unlock()
-			return splitCodec(src)
-		}
-		if _, err := generateWith(p, Options{}, passes{format: formatSource, split: keep}); err != nil {
+		sources, err := splitSources(p)
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, src := range sources {

@@ -176,20 +176,6 @@ func codecDeclsRef(f *ast.File) map[int]bool {
 			return true
 		})
 	}
-	for changed := true; changed; {
-		changed = false
-		for j, users := range usedBy {
-			if inCodec[j] {
-				continue
-			}
-			all := true
-			for i := range users {
-				all = all && inCodec[i]
-			}
-			if all {
-				inCodec[j], changed = true, true
-			}
-		}
-	}
+	closeOverUsers(inCodec, usedBy)
 	return inCodec
 }

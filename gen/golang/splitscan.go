@@ -229,6 +229,14 @@ func codecDecls(decls []srcDecl) map[int]bool {
 			}
 		}
 	}
+	closeOverUsers(inCodec, usedBy)
+	return inCodec
+}
+
+// closeOverUsers adds to inCodec, until nothing changes, every
+// declaration all of whose users (usedBy: declaration -> the declarations
+// using it) are in the codec.
+func closeOverUsers(inCodec map[int]bool, usedBy map[int]map[int]bool) {
 	for changed := true; changed; {
 		changed = false
 		for j, users := range usedBy {
@@ -244,5 +252,4 @@ func codecDecls(decls []srcDecl) map[int]bool {
 			}
 		}
 	}
-	return inCodec
 }

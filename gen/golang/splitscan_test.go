@@ -86,17 +86,8 @@ func TestScanDeclsAsParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		mu      sync.Mutex
-		sources [][]byte
-	)
-	keep := func(src []byte) ([]byte, []byte, error) {
-		mu.Lock()
-		sources = append(sources, src)
-		mu.Unlock()
-		return splitCodec(src)
-	}
-	if _, err := generateWith(p, Options{}, passes{format: formatSource, split: keep}); err != nil {
+	sources, err := splitSources(p)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sources) != 3 {
@@ -197,4 +188,21 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}
+
+// splitSources generates p and returns the formatted files the codec is
+// split from, as the split received them.
+func splitSources(p *idl.Protocol) ([][]byte, error) {
+	var (
+		mu      sync.Mutex
+		sources [][]byte
+	)
+	keep := func(src []byte) ([]byte, []byte, error) {
+		mu.Lock()
+		sources = append(sources, src)
+		mu.Unlock()
+		return splitCodec(src)
+	}
+	_, err := generateWith(p, Options{}, passes{format: formatSource, split: keep})
+	return sources, err
 }
