@@ -87,14 +87,9 @@ func TestGenerateWriteErrorTouchesNothingElse(t *testing.T) {
 		"old.go":            stale, // listed by the old manifest, no longer generated
 	}
 	past := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
-	for name, content := range handWritten {
+	writeFiles(t, dir, handWritten)
+	for name := range handWritten {
 		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		if err := os.Chtimes(path, past, past); err != nil {
 			t.Fatal(err)
 		}
