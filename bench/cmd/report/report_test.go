@@ -142,3 +142,39 @@ func TestCeilingTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCeilingAbovePeerTarget checks that a row missing the fastest
+// peer target is marked when the ceiling misses it too, and counted so.
+func TestRenderCeilingAbovePeerTarget(t *testing.T) {
+	const out = `go: go1.26.0
+cores: 2
+date: 2026-11-22
+commit: abc1234
+goos: linux
+goarch: amd64
+cpu: Test CPU
+BenchmarkRPC/op=add/framing=cl/transport=tcp/callers=1/impl=rpcgen-2  1000  7000 ns/op  100 B/op  8 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=tcp/callers=1/impl=xexp-2  1000  10000 ns/op  100 B/op  60 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=tcp/callers=1/impl=preencoded-2  1000  6000 ns/op  0 B/op  2 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=tcp/callers=64/impl=rpcgen-2  1000  7000 ns/op  100 B/op  8 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=tcp/callers=64/impl=xexp-2  1000  10000 ns/op  100 B/op  60 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=tcp/callers=64/impl=preencoded-2  1000  4000 ns/op  0 B/op  2 allocs/op
+`
+	res, err := parse(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := render(res)
+	for _, want := range []string{
+		// 7000 ÷ 10000 = 0.70 ✗, and the ceiling 6000 ÷ 10000 = 0.60.
+		"| add | cl | tcp | 1 | 7.0µs / 8 | 10.0µs / 60 | — | — | — | 6.0µs / 2 | xexp | 1.17 ✓ | 0.70 ✗ (ceiling 0.60) |",
+		// The ceiling 4000 ÷ 10000 = 0.40 meets the target: no mark.
+		"| add | cl | tcp | 64 | 7.0µs / 8 | 10.0µs / 60 | — | — | — | 4.0µs / 2 | xexp | 1.75 ✗ | 0.70 ✗ | ",
+		"In 1 of the rows missing time ÷ fastest peer the preencoded ceiling itself is above 0.50× that peer",
+		"0 of 2 rows; in 1 of the misses the ceiling itself is above 0.50×",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
+		}
+	}
+}
