@@ -35,7 +35,8 @@ func DecodeRawObject(b []byte, v *json.RawMessage) error {
 
 // EncodeObject encodes v for a raw member: with its own AppendJSON (as
 // generated types have) or MarshalJSON when it has one, else with
-// encoding/json. v must encode as a JSON object; nil, a nil pointer or
+// encoding/json; a json.RawMessage is checked and kept, not copied. v
+// must encode as a JSON object; nil, a nil pointer or
 // JSON null give a nil member, which encoders leave out.
 func EncodeObject(v any) (json.RawMessage, error) {
 	if v == nil {
