@@ -1,8 +1,12 @@
 package jsonrpc
 
 import (
+	"errors"
+	"io"
 	"strings"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // closeError is the error of a call that failed because the connection
@@ -57,4 +61,18 @@ func awaitDrained(drained <-chan struct{}, timeout time.Duration) bool {
 	case <-t.C:
 		return false
 	}
+}
+
+// recoverable returns err as a *framing.Error the reader can go on after,
+// or nil. The end of the stream, the usual error, is told apart first:
+// errors.As's target escapes, and would be allocated for it.
+func recoverable(err error) *framing.Error {
+	if err == io.EOF {
+		return nil
+	}
+	var fe *framing.Error
+	if errors.As(err, &fe) && fe.Recoverable {
+		return fe
+	}
+	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // TestCloseErrorsReadAsBefore checks that the errors of calls failed by
@@ -130,7 +132,8 @@ func TestWorkQueueIdle(t *testing.T) {
 // TestCloseAllocations bounds the allocations of a connection's whole
 // life when it ends idle, by the peer closing and by Close: the reasons
 // are not formatted unless asked for, and no timer waits for handlers or
-// for a writer that have nothing left to do (52 and 42 before).
+// for a writer that have nothing left to do, and the end of the stream
+// is told from a bad frame without allocating (52 and 42 before).
 func TestCloseAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates more")
@@ -139,7 +142,7 @@ func TestCloseAllocations(t *testing.T) {
 		name  string
 		local bool
 		max   float64
-	}{{"peer closes", false, 33}, {"Close", true, 34}} {
+	}{{"peer closes", false, 32}, {"Close", true, 34}} {
 		n := testing.AllocsPerRun(100, func() {
 			a, b := net.Pipe()
 			c := NewConn(a, Options{})
@@ -149,8 +152,32 @@ func TestCloseAllocations(t *testing.T) {
 			b.Close()
 			<-c.Done()
 		})
+		t.Logf("%s: %v allocations", tc.name, n)
 		if n > tc.max {
 			t.Errorf("%s: %v allocations from NewConn to Done, want at most %v", tc.name, n, tc.max)
 		}
+	}
+}
+
+// TestRecoverable checks which read errors the reader goes on after, and
+// that the end of the stream is told apart without allocating.
+func TestRecoverable(t *testing.T) {
+	bad := &framing.Error{Framing: "ndjson", Reason: "not JSON", Recoverable: true}
+	for _, tc := range []struct {
+		err  error
+		want *framing.Error
+	}{
+		{io.EOF, nil},
+		{bad, bad},
+		{fmt.Errorf("wrapped: %w", bad), bad},
+		{&framing.Error{Framing: "ndjson", Reason: "out of sync"}, nil},
+		{io.ErrUnexpectedEOF, nil},
+	} {
+		if got := recoverable(tc.err); got != tc.want {
+			t.Errorf("recoverable(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = recoverable(io.EOF) }); n != 0 {
+		t.Errorf("recoverable(io.EOF) allocates %v times, want 0", n)
 	}
 }

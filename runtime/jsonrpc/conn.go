@@ -396,8 +396,7 @@ func (c *Conn) readMessages() (handOff bool) {
 			if err == framing.ErrStillIdle {
 				return true
 			}
-			var fe *framing.Error
-			if errors.As(err, &fe) && fe.Recoverable {
+			if fe := recoverable(err); fe != nil {
 				if c.onFrame != nil {
 					c.onFrame()
 				}
