@@ -92,11 +92,11 @@ func (mcpRPCGenServer) CallTool(_ context.Context, p *mcp.CallToolRequestParams)
 	if p.Name != "add" {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown tool: "+jsonrpc.Truncate(p.Name), nil)
 	}
-	var a, b int64
-	if err := errors.Join(json.Unmarshal(p.Arguments["a"], &a), json.Unmarshal(p.Arguments["b"], &b)); err != nil {
+	var args struct{ A, B *int64 }
+	if err := p.DecodeArguments(&args); err != nil || args.A == nil || args.B == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "add needs integers a and b", nil)
 	}
-	text := strconv.FormatInt(a+b, 10)
+	text := strconv.FormatInt(*args.A+*args.B, 10)
 	resp := mcp.NewCallToolResponse(mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.NewContentBlock(mcp.TextContent{Text: text})}})
 	return &resp, nil
 }
@@ -139,8 +139,8 @@ func startMCPRPCGen(ctx context.Context) (mcpSession, error) {
 }
 
 func (s *mcpRPCGen) Add(ctx context.Context, a, b int64) (int64, error) {
-	resp, err := s.remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "add", Arguments: map[string]json.RawMessage{
-		"a": strconv.AppendInt(nil, a, 10), "b": strconv.AppendInt(nil, b, 10)}})
+	args := strconv.AppendInt(append(strconv.AppendInt([]byte(`{"a":`), a, 10), `,"b":`...), b, 10)
+	resp, err := s.remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "add", Arguments: append(args, '}')})
 	if err != nil {
 		return 0, err
 	}

@@ -18,7 +18,7 @@ const (
 // a field.
 var (
 	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "additional", "values", "discriminator", "variants", "items", "minimum", "maximum", "open", "base", "since", "proposed", "positional"}
-	fieldKeys = []string{"optional", "required", "default", "go_name"}
+	fieldKeys = []string{"optional", "required", "default", "go_name", "raw"}
 )
 
 // kindKeys maps keys that only apply to some kinds to those kinds.
@@ -280,6 +280,10 @@ func (d *decoder) field(e entry) *fspec {
 	f.metaSpec = d.meta(o)
 	if v := o.get("go_name"); v != nil {
 		f.goName = d.name(v, "go_name")
+	}
+	if v := o.get("raw"); v != nil {
+		f.raw = d.boolean(v, "raw")
+		f.rawPos = v.pos
 	}
 	for _, k := range []string{"optional", "required"} {
 		v := o.get(k)

@@ -371,6 +371,10 @@ type Field struct {
 	Optional   bool   // the field may be omitted
 	Default    *Value // value assumed when omitted; only for optional fields
 	Example    *Value
+	// Raw is set by raw: true on a field of type map<string, any>: the
+	// generated code keeps the member's JSON object as received, to be
+	// decoded on demand, instead of a map of its members.
+	Raw bool
 	// DeclaredIn is the object type that declares the field: the
 	// [TypeDef] that holds it, or one it extends.
 	DeclaredIn *TypeDef

@@ -131,6 +131,9 @@ func (r *resolver) compound(ts *tspec, def *TypeDef) *Type {
 		}
 		for _, fs := range ts.fields {
 			t.Fields = append(t.Fields, r.field(fs, def))
+			if fs.raw && ts.positional {
+				r.errs.add(fs.rawPos, "raw: true applies to members of objects sent by name, not to field %q of a positional object; remove raw:", fs.name.name)
+			}
 		}
 		t.Additional = r.build(ts.additional, def.GoName+"Extra", "")
 		t.Positional = ts.positional
@@ -186,6 +189,14 @@ func (r *resolver) field(fs *fspec, def *TypeDef) *Field {
 	f.Type = r.build(fs.t, def.GoName+f.GoName, fs.doc)
 	f.Default = r.value(fs.def)
 	f.Example = r.value(fs.example)
+	if fs.raw {
+		f.Raw = true
+		if t := f.Type; t == nil || t.Kind != KindMap || t.Key != nil || t.Nullable || t.Elem == nil || t.Elem.Kind != KindAny || t.Elem.Nullable {
+			r.errs.add(fs.rawPos, "raw: true applies to fields of type map<string, any>, not %s; remove raw: or change the type", f.Type)
+		} else if fs.def != nil {
+			r.errs.add(fs.rawPos, "field %q is raw: true, so it takes no default; remove default:", f.Name)
+		}
+	}
 	if f.Default != nil && !f.Optional {
 		r.errs.add(fs.def.pos, "field %q is required, so a default is never used; make it optional (%s?:) or remove default", f.Name, f.Name)
 	}

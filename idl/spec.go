@@ -110,6 +110,8 @@ type fspec struct {
 	name     nameRef
 	goName   nameRef
 	optional bool
+	raw      bool // raw: true, at rawPos
+	rawPos   Pos
 	doc      string
 	deprec   string
 	def      *node

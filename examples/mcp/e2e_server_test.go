@@ -89,8 +89,8 @@ func TestTools(t *testing.T) {
 		t.Errorf("echo = %q", got)
 	}
 	sum := s.call(t, "add", map[string]any{"a": 2, "b": 3.5})
-	if textOf(sum) != "5.5" || string(sum.StructuredContent["sum"]) != "5.5" {
-		t.Errorf("add = %q, structured %s", textOf(sum), sum.StructuredContent["sum"])
+	if textOf(sum) != "5.5" || string(sum.StructuredContent) != `{"sum":5.5}` {
+		t.Errorf("add = %q, structured %s", textOf(sum), sum.StructuredContent)
 	}
 	if res := s.call(t, "add", map[string]any{"a": "two"}); !isError(res) {
 		t.Errorf("add with bad input: %q is not a tool error", textOf(res))

@@ -235,14 +235,10 @@ func (s *session) callErr(ctx context.Context, name string, args map[string]any,
 	return resp.CallToolResult, nil
 }
 
-func rawArgs(args map[string]any) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{}
-	for k, v := range args {
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic(err)
-		}
-		out[k] = b
+func rawArgs(args map[string]any) json.RawMessage {
+	out, err := json.Marshal(args)
+	if err != nil {
+		panic(err)
 	}
 	return out
 }

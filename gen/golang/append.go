@@ -56,6 +56,13 @@ func (g *generator) appendMember(fl *idl.Field) ([]jen.Code, bool) {
 		text = jen.Id("`," + string(key) + ":`") // a raw string reads as the JSON it writes
 	}
 	name := jen.Id("b").Op("=").Append(jen.Id("b"), text.Op("..."))
+	if fl.Raw {
+		value, errs := appendCheck(impl("AppendRaw").Call(jen.Id("b"), x.Clone()))
+		if fl.Optional {
+			return []jen.Code{jen.If(jen.Len(x.Clone()).Op("!=").Lit(0)).Block(name, value)}, errs // omitempty
+		}
+		return []jen.Code{name, value}, errs
+	}
 	if g.plain(fl) {
 		value, errs := g.appendValue(fl.Type, x.Clone(), x.Clone())
 		return []jen.Code{jen.If(nonZero(fl.Type, x.Clone())).Block(name, value)}, errs

@@ -109,7 +109,14 @@ func (g *generator) check() idl.Errors {
 		ns.declare(def.GoName, "type "+def.Name, def.Pos)
 		switch def.Type.Kind {
 		case idl.KindObject:
+			var raw []string
 			for _, f := range def.Type.Fields {
+				raw = append(raw, rawMethodNames(f)...)
+			}
+			for _, f := range def.Type.Fields {
+				if slices.Contains(raw, f.GoName) {
+					fail(f.Pos, "field %q of %s has the Go name %s, the name of a method generated for its raw: true field; set another go_name:", f.Name, def.Name, f.GoName)
+				}
 				if slices.Contains(methodNames, f.GoName) {
 					fail(f.Pos, "field %q of %s has the Go name %s, the name of a method generated for %s; set another go_name:", f.Name, def.Name, f.GoName, def.GoName)
 				}

@@ -77,6 +77,16 @@ types:
     fields:
       x: {type: string, go_name: UnmarshalJSON}
 `, []string{`8:7: field "x" of T has the Go name UnmarshalJSON`}},
+		{"field named like a raw field's method", header + `types:
+  T:
+    fields:
+      args?: {type: "map<string, any>", raw: true}
+      setArgs: string
+      decode_args: integer
+`, []string{
+			`9:7: field "setArgs" of T has the Go name SetArgs, the name of a method generated for its raw: true field`,
+			`10:7: field "decode_args" of T has the Go name DecodeArgs, the name of a method generated for its raw: true field`,
+		}},
 		{"field name not a tag", header + `types:
   T:
     fields:

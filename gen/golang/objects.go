@@ -35,6 +35,9 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 	for i, fl := range def.Type.Fields {
 		tag := fl.Name
 		switch k := kindOf(fl.Type); {
+		case fl.Raw && fl.Optional:
+			tag += ",omitempty" // a json.RawMessage, absent when empty
+		case fl.Raw:
 		case threeState(fl.Type, fl.Optional):
 			tag += ",omitzero" // absent is left out; null is sent
 		case fl.Optional && (k == idl.KindArray || k == idl.KindMap) && !pointer(fl.Type, true):
@@ -53,7 +56,11 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 			}
 			field.Add(c.code())
 		}
-		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, g.held(fl))).Tag(map[string]string{"json": tag}))
+		typ := goType(fl.Type, g.held(fl))
+		if fl.Raw {
+			typ = jen.Qual(jsonPkg, "RawMessage")
+		}
+		fields = append(fields, field.Id(fl.GoName).Add(typ).Tag(map[string]string{"json": tag}))
 	}
 	if add := def.Type.Additional; add != nil {
 		field := jen.Comment(extraField + " holds the members not declared above, in the order received.").Line()
@@ -74,7 +81,11 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 	if err := g.appendObject(f, def); err != nil {
 		return err
 	}
-	return g.unmarshalObject(f, def)
+	if err := g.unmarshalObject(f, def); err != nil {
+		return err
+	}
+	g.rawMethods(f, def)
+	return nil
 }
 
 // normalize returns the statements an encoder of an object runs first:
@@ -104,6 +115,12 @@ func (g *generator) normalize(def *idl.TypeDef) ([]jen.Code, error) {
 					x.Clone().Op("=").Add(lit),
 				).Else().If(x.Clone().Op("!=").Add(lit)).Block(wrong))
 			}
+			continue
+		}
+		if fl.Raw {
+			body = append(body, jen.If(jen.Len(x.Clone()).Op("==").Lit(0)).Block(
+				x.Clone().Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Lit("{}")),
+			))
 			continue
 		}
 		if !nullable(fl.Type) && (kindOf(fl.Type) == idl.KindArray || kindOf(fl.Type) == idl.KindMap) {
@@ -192,6 +209,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	var checks []jen.Code
 	for _, fl := range fields {
 		decode := g.decodeInto(fl.Type, g.held(fl), jen.Id("value"), jen.Id("v").Dot(fl.GoName))
+		if fl.Raw {
+			decode = impl("DecodeRawObject").Call(jen.Id("value"), jen.Op("&").Id("v").Dot(fl.GoName))
+		}
 		stmts := g.nullIsAbsent(fl)
 		if !fl.Optional || g.plain(fl) && fl.Type.Const != nil {
 			// A plain member that must hold its constant when present:

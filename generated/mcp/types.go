@@ -7,8 +7,10 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Cursor is an opaque pagination position; clients pass it back unchanged.
@@ -663,9 +665,31 @@ type CallToolRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// Present: run as a task; the response is then a [CreateTaskResult].
-	Task      *TaskMetadata              `json:"task,omitempty"`
-	Name      string                     `json:"name"`
-	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
+	Task *TaskMetadata `json:"task,omitempty"`
+	Name string        `json:"name"`
+
+	// The tool's arguments, an object matching its inputSchema.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// SetArguments sets Arguments to v encoded as a JSON object: with v's own
+// AppendJSON or MarshalJSON method when it has one, else with encoding/json. A
+// nil v, or one that encodes as null, clears it.
+func (x *CallToolRequestParams) SetArguments(v any) error {
+	raw, err := rpcimpl.EncodeObject(v)
+	if err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	x.Arguments = raw
+	return nil
+}
+
+// DecodeArguments decodes Arguments into v, with v's own UnmarshalJSON method
+// when it has one, else with encoding/json; an absent member decodes as {}. A
+// failure is a -32602 *jsonrpc.Error naming the member at fault, which a
+// handler may return as it is.
+func (x CallToolRequestParams) DecodeArguments(v any) error {
+	return rpcimpl.DecodeRawInto("arguments", x.Arguments, v)
 }
 
 // CallToolResult says what a tool returned. A failure of the tool itself (bad
@@ -676,13 +700,33 @@ type CallToolResult struct {
 	Content []ContentBlock `json:"content"`
 
 	// A JSON object matching the tool's outputSchema.
-	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 
 	// Defaults to false when absent.
 	IsError bool `json:"isError,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
+}
+
+// SetStructuredContent sets StructuredContent to v encoded as a JSON object:
+// with v's own AppendJSON or MarshalJSON method when it has one, else with
+// encoding/json. A nil v, or one that encodes as null, clears it.
+func (x *CallToolResult) SetStructuredContent(v any) error {
+	raw, err := rpcimpl.EncodeObject(v)
+	if err != nil {
+		return fmt.Errorf("structuredContent: %w", err)
+	}
+	x.StructuredContent = raw
+	return nil
+}
+
+// DecodeStructuredContent decodes StructuredContent into v, with v's own
+// UnmarshalJSON method when it has one, else with encoding/json; an absent
+// member decodes as {}. A failure is a -32602 *jsonrpc.Error naming the member
+// at fault, which a handler may return as it is.
+func (x CallToolResult) DecodeStructuredContent(v any) error {
+	return rpcimpl.DecodeRawInto("structuredContent", x.StructuredContent, v)
 }
 
 // RelatedTaskMetadata is put in _meta under
@@ -906,23 +950,67 @@ type ToolUseContent struct {
 	Type string `json:"type"`
 
 	// Matched by the toolUseId of the [ToolResultContent] answering it.
-	ID    string                     `json:"id"`
-	Name  string                     `json:"name"`
-	Input map[string]json.RawMessage `json:"input"`
-	Meta  *Meta                      `json:"_meta,omitempty"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+
+	// The tool's arguments, an object matching its inputSchema.
+	Input json.RawMessage `json:"input"`
+	Meta  *Meta           `json:"_meta,omitempty"`
+}
+
+// SetInput sets Input to v encoded as a JSON object: with v's own AppendJSON
+// or MarshalJSON method when it has one, else with encoding/json. A nil v, or
+// one that encodes as null, clears it.
+func (x *ToolUseContent) SetInput(v any) error {
+	raw, err := rpcimpl.EncodeObject(v)
+	if err != nil {
+		return fmt.Errorf("input: %w", err)
+	}
+	x.Input = raw
+	return nil
+}
+
+// DecodeInput decodes Input into v, with v's own UnmarshalJSON method when it
+// has one, else with encoding/json; an absent member decodes as {}. A failure
+// is a -32602 *jsonrpc.Error naming the member at fault, which a handler may
+// return as it is.
+func (x ToolUseContent) DecodeInput(v any) error {
+	return rpcimpl.DecodeRawInto("input", x.Input, v)
 }
 
 // ToolResultContent is the result of a tool use, sent back to the model.
 type ToolResultContent struct {
 	// Always "tool_result"; MarshalJSON fills it in when left empty.
-	Type              string                     `json:"type"`
-	ToolUseID         string                     `json:"toolUseId"`
-	Content           []ContentBlock             `json:"content"`
-	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
+	Type      string         `json:"type"`
+	ToolUseID string         `json:"toolUseId"`
+	Content   []ContentBlock `json:"content"`
+
+	// A JSON object matching the tool's outputSchema.
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 
 	// Defaults to false when absent.
 	IsError bool  `json:"isError,omitempty"`
 	Meta    *Meta `json:"_meta,omitempty"`
+}
+
+// SetStructuredContent sets StructuredContent to v encoded as a JSON object:
+// with v's own AppendJSON or MarshalJSON method when it has one, else with
+// encoding/json. A nil v, or one that encodes as null, clears it.
+func (x *ToolResultContent) SetStructuredContent(v any) error {
+	raw, err := rpcimpl.EncodeObject(v)
+	if err != nil {
+		return fmt.Errorf("structuredContent: %w", err)
+	}
+	x.StructuredContent = raw
+	return nil
+}
+
+// DecodeStructuredContent decodes StructuredContent into v, with v's own
+// UnmarshalJSON method when it has one, else with encoding/json; an absent
+// member decodes as {}. A failure is a -32602 *jsonrpc.Error naming the member
+// at fault, which a handler may return as it is.
+func (x ToolResultContent) DecodeStructuredContent(v any) error {
+	return rpcimpl.DecodeRawInto("structuredContent", x.StructuredContent, v)
 }
 
 // SamplingMessage is a message of the conversation sent to or returned by the

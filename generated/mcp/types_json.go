@@ -3434,15 +3434,9 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
-	if x.Arguments != nil {
+	if len(x.Arguments) != 0 {
 		b = append(b, `,"arguments":`...)
-		if b, err = rpcimpl.AppendMap(b, x.Arguments, func(b []byte, e json.RawMessage) ([]byte, error) {
-			var err error
-			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
-				return nil, err
-			}
-			return b, nil
-		}); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
@@ -3466,7 +3460,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "arguments":
-			return rpcimpl.AtField("arguments", rpcimpl.DecodeRawMap(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeRawObject(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -3523,15 +3517,9 @@ func (x CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	if x.StructuredContent != nil {
+	if len(x.StructuredContent) != 0 {
 		b = append(b, `,"structuredContent":`...)
-		if b, err = rpcimpl.AppendMap(b, x.StructuredContent, func(b []byte, e json.RawMessage) ([]byte, error) {
-			var err error
-			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
-				return nil, err
-			}
-			return b, nil
-		}); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
@@ -3558,7 +3546,7 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 			has.Content = true
 			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Content, rpcimpl.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
-			return rpcimpl.AtField("structuredContent", rpcimpl.DecodeRawMap(value, &v.StructuredContent))
+			return rpcimpl.AtField("structuredContent", rpcimpl.DecodeRawObject(value, &v.StructuredContent))
 		case "isError":
 			return rpcimpl.AtField("isError", rpcimpl.DecodeBool(value, &v.IsError))
 		}
@@ -4711,8 +4699,8 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	} else if x.Type != "tool_use" {
 		return nil, fmt.Errorf("type must be \"tool_use\", not %q", x.Type)
 	}
-	if x.Input == nil {
-		x.Input = map[string]json.RawMessage{}
+	if len(x.Input) == 0 {
+		x.Input = json.RawMessage("{}")
 	}
 	type plain ToolUseContent
 	return json.Marshal(plain(x))
@@ -4726,8 +4714,8 @@ func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	} else if x.Type != "tool_use" {
 		return nil, fmt.Errorf("type must be \"tool_use\", not %q", x.Type)
 	}
-	if x.Input == nil {
-		x.Input = map[string]json.RawMessage{}
+	if len(x.Input) == 0 {
+		x.Input = json.RawMessage("{}")
 	}
 	var err error
 	start := len(b)
@@ -4738,13 +4726,7 @@ func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"input":`...)
-	if b, err = rpcimpl.AppendMap(b, x.Input, func(b []byte, e json.RawMessage) ([]byte, error) {
-		var err error
-		if b, err = rpcimpl.AppendRaw(b, e); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}); err != nil {
+	if b, err = rpcimpl.AppendRaw(b, x.Input); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
@@ -4776,7 +4758,7 @@ func (x *ToolUseContent) UnmarshalJSON(b []byte) error {
 			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "input":
 			has.Input = true
-			return rpcimpl.AtField("input", rpcimpl.NonNull(value, rpcimpl.DecodeRawMap(value, &v.Input)))
+			return rpcimpl.AtField("input", rpcimpl.NonNull(value, rpcimpl.DecodeRawObject(value, &v.Input)))
 		case "_meta":
 			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
@@ -4848,15 +4830,9 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	if x.StructuredContent != nil {
+	if len(x.StructuredContent) != 0 {
 		b = append(b, `,"structuredContent":`...)
-		if b, err = rpcimpl.AppendMap(b, x.StructuredContent, func(b []byte, e json.RawMessage) ([]byte, error) {
-			var err error
-			if b, err = rpcimpl.AppendRaw(b, e); err != nil {
-				return nil, err
-			}
-			return b, nil
-		}); err != nil {
+		if b, err = rpcimpl.AppendRaw(b, x.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
@@ -4892,7 +4868,7 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 			has.Content = true
 			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Content, rpcimpl.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
-			return rpcimpl.AtField("structuredContent", rpcimpl.DecodeRawMap(value, &v.StructuredContent))
+			return rpcimpl.AtField("structuredContent", rpcimpl.DecodeRawObject(value, &v.StructuredContent))
 		case "isError":
 			return rpcimpl.AtField("isError", rpcimpl.DecodeBool(value, &v.IsError))
 		case "_meta":

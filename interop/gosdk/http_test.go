@@ -261,7 +261,7 @@ func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 
 	tr.setStep("tools/call slow with progress")
 	token := mcp.NewProgressToken("over-http")
-	resp, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow", Arguments: map[string]json.RawMessage{"steps": json.RawMessage("3")},
+	resp, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow", Arguments: json.RawMessage(`{"steps":3}`),
 		Meta: &mcp.RequestMeta{ProgressToken: token}})
 	if err != nil || resp.CallToolResult == nil || resp.CallToolResult.IsError {
 		t.Fatalf("step %q: %+v, %v", tr.current(), resp, err)
@@ -274,7 +274,7 @@ func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 	}
 
 	tr.setStep("tools/call sample (the SDK server asks our client)")
-	resp, err = remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "sample", Arguments: map[string]json.RawMessage{"prompt": json.RawMessage(`"hola"`)}})
+	resp, err = remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "sample", Arguments: json.RawMessage(`{"prompt":"hola"}`)})
 	if err != nil || resp.CallToolResult == nil || len(resp.CallToolResult.Content) != 1 || resp.CallToolResult.Content[0].Text == nil {
 		t.Fatalf("step %q: %+v, %v", tr.current(), resp, err)
 	}

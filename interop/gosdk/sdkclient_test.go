@@ -107,8 +107,12 @@ func text(format string, args ...any) *mcp.CallToolResponse {
 
 func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResponse, error) {
 	client := mcp.NewClientRemote(jsonrpc.ConnFromContext(ctx))
+	var args map[string]json.RawMessage
+	if err := p.DecodeArguments(&args); err != nil {
+		return nil, err
+	}
 	arg := func(name string, v any) error {
-		raw, ok := p.Arguments[name]
+		raw, ok := args[name]
 		if !ok {
 			return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "missing argument "+name, nil)
 		}
@@ -127,7 +131,9 @@ func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 			return nil, err
 		}
 		r := text("%g", a+b)
-		r.CallToolResult.StructuredContent = map[string]json.RawMessage{"sum": json.RawMessage(fmt.Sprint(a + b))}
+		if err := r.CallToolResult.SetStructuredContent(map[string]float64{"sum": a + b}); err != nil {
+			return nil, err
+		}
 		return r, nil
 	case "slow":
 		var steps int

@@ -363,15 +363,11 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 
 	call := func(name string, args map[string]any) *mcp.CallToolResult {
 		t.Helper()
-		raw := map[string]json.RawMessage{}
-		for k, v := range args {
-			b, err := json.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw[k] = b
+		p := &mcp.CallToolRequestParams{Name: name}
+		if err := p.SetArguments(args); err != nil {
+			t.Fatal(err)
 		}
-		res, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: name, Arguments: raw})
+		res, err := remote.CallTool(ctx, p)
 		if err != nil {
 			t.Fatalf("step %q: tools/call %s: %v", tr.current(), name, err)
 		}
@@ -397,7 +393,11 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 
 	tr.setStep("tools/call add, structured content")
 	r := call("add", map[string]any{"a": 2, "b": 3.5})
-	if sum := string(r.StructuredContent["sum"]); sum != "5.5" {
+	var structured struct{ Sum json.RawMessage }
+	if err := r.DecodeStructuredContent(&structured); err != nil {
+		t.Errorf("step %q: structured content: %v", tr.current(), err)
+	}
+	if sum := string(structured.Sum); sum != "5.5" {
 		t.Errorf("step %q: structured sum %q, want 5.5", tr.current(), sum)
 	}
 	if got := textOf(r); got != `{"sum":5.5}` { // the SDK mirrors structured content as text
@@ -502,7 +502,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	tr.setStep("progress")
 	token := mcp.NewProgressToken("p-1")
 	res, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: token}, Name: "slow",
-		Arguments: map[string]json.RawMessage{"steps": json.RawMessage("3")}})
+		Arguments: json.RawMessage(`{"steps":3}`)})
 	if err != nil || res.CallToolResult == nil {
 		t.Fatalf("step %q: %v", tr.current(), err)
 	}
@@ -524,7 +524,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() {
 		_, err := remote.CallTool(callCtx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: token}, Name: "slow",
-			Arguments: map[string]json.RawMessage{"steps": json.RawMessage("1000")}})
+			Arguments: json.RawMessage(`{"steps":1000}`)})
 		errc <- err
 	}()
 	receive(t, tr, client.progress, "the first progress of the long call")
@@ -548,7 +548,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	for i := range concurrent {
 		wg.Go(func() {
 			res, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Name: "echo",
-				Arguments: map[string]json.RawMessage{"text": json.RawMessage(fmt.Sprintf(`"call %d ✓"`, i))}})
+				Arguments: json.RawMessage(fmt.Sprintf(`{"text":"call %d ✓"}`, i))})
 			switch {
 			case err != nil:
 				concurrent[i] = err.Error()

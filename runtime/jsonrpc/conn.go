@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -309,17 +308,10 @@ func (c *Conn) shutdown(reason error) error {
 	c.cancel()
 	c.cancelInflight()
 	c.opts.Metrics.detach(c)
-	if drain {
-		// Let the write loop send what was queued (our answers to a peer
-		// that has finished sending), unless the peer does not read it in
-		// time.
-		t := time.NewTimer(c.opts.DrainTimeout)
-		select {
-		case <-drained:
-		case <-t.C:
-			c.log.Warn("jsonrpc: peer did not read the last messages before close")
-		}
-		t.Stop()
+	// Let the write loop send what was queued (our answers to a peer that
+	// has finished sending), unless the peer does not read it in time.
+	if drain && !awaitDrained(drained, c.opts.DrainTimeout) {
+		c.log.Warn("jsonrpc: peer did not read the last messages before close")
 	}
 	if k, ok := c.stream.(interface{ Kill() error }); ok && c.killOnClose.Load() {
 		if kerr := k.Kill(); kerr != nil {
@@ -348,12 +340,12 @@ func (c *Conn) closedError() error {
 	defer c.mu.Unlock()
 	reason := c.err
 	if reason == nil && c.inputEnd {
-		return errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
+		return closedBy(c.withPeerError(ErrPeerClosed))
 	}
 	if reason == nil || reason == errLocalClose || reason == errClosedAfterReply {
 		return ErrClosed
 	}
-	return errorf("%w: %w", ErrClosed, c.withPeerError(reason))
+	return closedBy(c.withPeerError(reason))
 }
 
 // readLoop reads and dispatches messages until the stream ends. On a
@@ -404,8 +396,7 @@ func (c *Conn) readMessages() (handOff bool) {
 			if err == framing.ErrStillIdle {
 				return true
 			}
-			var fe *framing.Error
-			if errors.As(err, &fe) && fe.Recoverable {
+			if fe := recoverable(err); fe != nil {
 				if c.onFrame != nil {
 					c.onFrame()
 				}
@@ -423,7 +414,7 @@ func (c *Conn) readMessages() (handOff bool) {
 				c.peerFinished()
 				return false
 			}
-			c.shutdown(fmt.Errorf("jsonrpc: reading: %w", err))
+			c.shutdown(&readError{err})
 			return false
 		}
 		c.frameIn(msg)
@@ -461,12 +452,14 @@ func (c *Conn) peerFinished() {
 	pending := c.pending
 	c.pending = map[int64]*pendingCall{}
 	c.wakeCallers()
-	failure := errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
+	failure := closedBy(c.withPeerError(ErrPeerClosed))
 	c.mu.Unlock()
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}
 	}
-	if wait := c.opts.FinishTimeout; wait > 0 {
+	// With no handler running (the queues are closed), there is nothing
+	// to wait for.
+	if wait := c.opts.FinishTimeout; wait > 0 && !(c.requests.idle() && c.notifications.idle()) {
 		finished := make(chan struct{})
 		c.wg.Go(func() {
 			c.handlers.Wait()

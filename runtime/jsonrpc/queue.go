@@ -95,6 +95,14 @@ func (q *workQueue[T]) close() {
 	}
 }
 
+// idle reports whether no task runs or waits (a worker may still linger):
+// once the queue is closed, every task pushed has run.
+func (q *workQueue[T]) idle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.busy == 0 && q.head == len(q.tasks)
+}
+
 // len returns how many tasks wait for a worker.
 func (q *workQueue[T]) len() int {
 	q.mu.Lock()

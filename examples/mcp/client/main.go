@@ -309,12 +309,11 @@ func pages[T any](ctx context.Context, get func(mcp.Cursor) ([]T, mcp.Cursor, er
 
 // call calls the tool, as a task when asked, reporting progress on stderr.
 func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) (json.RawMessage, error) {
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(cfg.args), &args); err != nil {
+	token := mcp.NewProgressToken("call")
+	p := &mcp.CallToolRequestParams{Name: cfg.call, Meta: &mcp.RequestMeta{ProgressToken: token}}
+	if err := p.SetArguments(json.RawMessage(cfg.args)); err != nil {
 		return nil, fmt.Errorf("-args is not a JSON object: %w", err)
 	}
-	token := mcp.NewProgressToken("call")
-	p := &mcp.CallToolRequestParams{Name: cfg.call, Arguments: args, Meta: &mcp.RequestMeta{ProgressToken: token}}
 	if cfg.asTask {
 		p.Task = &mcp.TaskMetadata{TTL: ptr.To(int64(60000))}
 	}

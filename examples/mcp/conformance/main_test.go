@@ -121,12 +121,10 @@ func callTool(t *testing.T, server mcp.Server, name string, args map[string]any,
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	p := &mcp.CallToolRequestParams{Name: name, Meta: meta}
-	for k, v := range args {
-		raw, _ := json.Marshal(v)
-		if p.Arguments == nil {
-			p.Arguments = map[string]json.RawMessage{}
+	if len(args) > 0 {
+		if err := p.SetArguments(args); err != nil {
+			t.Fatalf("tools/call %s: %v", name, err)
 		}
-		p.Arguments[k] = raw
 	}
 	resp, err := server.CallTool(ctx, p)
 	if err != nil {

@@ -75,7 +75,10 @@ func (s *session) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*
 		if t.def.Name != p.Name {
 			continue
 		}
-		c := call{client: client(ctx), args: p.Arguments}
+		c := call{client: client(ctx)}
+		if err := p.DecodeArguments(&c.args); err != nil {
+			return nil, err
+		}
 		if p.Meta != nil {
 			c.token = p.Meta.ProgressToken
 		}

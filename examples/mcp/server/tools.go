@@ -129,9 +129,9 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 	if found == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown tool: "+jsonrpc.Truncate(p.Name), nil)
 	}
-	args, err := json.Marshal(p.Arguments)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the arguments of %s: %w", p.Name, err)
+	args := p.Arguments
+	if args == nil {
+		args = json.RawMessage("{}")
 	}
 	var token *mcp.ProgressToken
 	if p.Meta != nil && !p.Meta.ProgressToken.IsZero() {
@@ -211,7 +211,11 @@ func (s *server) add(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw 
 	}
 	sum := *a.A + *a.B
 	r := text("%g", sum)
-	r.StructuredContent = map[string]json.RawMessage{"sum": json.RawMessage(fmt.Sprint(sum))}
+	if err := r.SetStructuredContent(struct {
+		Sum float64 `json:"sum"`
+	}{sum}); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -122,13 +122,9 @@ func listTools(ctx context.Context, srv mcp.Server, log *slog.Logger) error {
 // result that is not an error.
 func callTool(name string, args map[string]any) steps {
 	return func(ctx context.Context, srv mcp.Server, log *slog.Logger) error {
-		params := &mcp.CallToolRequestParams{Name: name, Arguments: map[string]json.RawMessage{}}
-		for k, v := range args {
-			raw, err := json.Marshal(v)
-			if err != nil {
-				return fmt.Errorf("tools/call %s: argument %s: %w", name, k, err)
-			}
-			params.Arguments[k] = raw
+		params := &mcp.CallToolRequestParams{Name: name}
+		if err := params.SetArguments(args); err != nil {
+			return fmt.Errorf("tools/call %s: %w", name, err)
 		}
 		res, err := srv.CallTool(ctx, params)
 		if err != nil {
