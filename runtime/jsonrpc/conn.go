@@ -24,7 +24,7 @@ import (
 // closes the stream, the stream fails, or [Conn.Close] is called. Its
 // methods are safe for concurrent use.
 type Conn struct {
-	opts    Options
+	opts    connOptions
 	handler Handler
 	send    SendFunc
 	log     *slog.Logger
@@ -33,9 +33,6 @@ type Conn struct {
 	// waiter is reader when it can hand the wait for input to a new
 	// goroutine (see readLoop), else nil.
 	waiter framing.Waiter
-	// queuesClosed: the reader has closed the work queues (read by the
-	// reader goroutine only).
-	queuesClosed bool
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
@@ -55,22 +52,27 @@ type Conn struct {
 
 	// establish is the stream's Established, or nil; established
 	// records that it was called.
-	establish   func()
-	established atomic.Bool
+	establish func()
 	// version is the protocol version the handshake negotiated, or nil
 	// (see Options.VersionField).
 	version atomic.Pointer[string]
 
-	nextID         atomic.Int64
+	nextID atomic.Int64
+	stats  counters // see Conn.Stats
+
+	// The small fields together, packed (see TestConnSizeClass).
+	established    atomic.Bool
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
-	stats          counters    // see Conn.Stats
+	// queuesClosed: the reader has closed the work queues (read by the
+	// reader goroutine only).
+	queuesClosed bool
+	inputEnd     bool // the peer sent its last message (guarded by mu)
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
 	inflight inflightSet            // peer requests being handled, by id text
 	err      error                  // why the connection ended; nil while open
-	inputEnd bool                   // the peer sent its last message
 	peerErr  *PeerError             // the last error response with id null
 	// cancelled holds our calls given up with a cancellation sent (guarded
 	// by mu): their answers may still come.
@@ -111,7 +113,7 @@ type connKey struct{}
 func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
 	c := &Conn{
-		opts:      opts,
+		opts:      opts.kept(),
 		log:       opts.Logger,
 		stream:    stream,
 		reader:    opts.Framing.NewReader(stream, opts.Limits),
