@@ -70,7 +70,7 @@ type Conn struct {
 	inputEnd     bool // the peer sent its last message (guarded by mu)
 
 	mu       sync.Mutex
-	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
+	pending  map[int64]*pendingCall // our calls awaiting a response, by request number; made by the first call
 	inflight inflightSet            // peer requests being handled, by id text
 	err      error                  // why the connection ended; nil while open
 	peerErr  *PeerError             // the last error response with id null
@@ -126,7 +126,6 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		out:       outQueue{max: opts.MaxQueuedWrites},
 		spare:     spareMessages,
 		inputDone: make(chan struct{}),
-		pending:   make(map[int64]*pendingCall),
 		done:      make(chan struct{}),
 		warnings:  warnLimiter{now: opts.now},
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},

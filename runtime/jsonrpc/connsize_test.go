@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"unsafe"
@@ -73,4 +74,25 @@ func nonZero(t *testing.T, typ reflect.Type) reflect.Value {
 		t.Fatalf("no non-zero value for %s", typ)
 	}
 	return v
+}
+
+// TestPendingMapMadeByFirstCall checks that a connection that has only
+// answered (a server's, typically) holds no map of pending calls, and
+// that one that calls after the other end finished, or after it ended,
+// fails as before.
+func TestPendingMapMadeByFirstCall(t *testing.T) {
+	client, server := pair(t, Options{}, Options{Handler: relHandler})
+	if err := client.Call(ctxLimit(t), "sum", []int{1, 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	server.mu.Lock()
+	made, calls := server.pending != nil, client.pending != nil
+	server.mu.Unlock()
+	if made || !calls {
+		t.Errorf("pending map made: answering side %v (want false), calling side %v (want true)", made, calls)
+	}
+	server.Close()
+	if err := server.Call(ctxLimit(t), "sum", []int{1, 2}, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call on a closed connection: %v, want ErrClosed", err)
+	}
 }
