@@ -131,8 +131,11 @@ func (c *Conn) registerBatch(ctx context.Context, ids []int64, waits []*pendingC
 		}
 		return err
 	}
-	if c.pending == nil || c.inputEnd {
+	if c.err != nil || c.inputEnd {
 		return ErrClosed
+	}
+	if c.pending == nil {
+		c.pending = make(map[int64]*pendingCall)
 	}
 	for i, id := range ids {
 		if id != 0 {

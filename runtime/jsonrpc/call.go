@@ -141,8 +141,11 @@ func (c *Conn) register(ctx context.Context, id int64, expired <-chan time.Time)
 	if err := c.reserveCalls(ctx, 1, expired); err != nil {
 		return nil, err
 	}
-	if c.pending == nil || c.inputEnd {
+	if c.err != nil || c.inputEnd {
 		return nil, ErrClosed
+	}
+	if c.pending == nil {
+		c.pending = make(map[int64]*pendingCall)
 	}
 	p := pendingCalls.Get().(*pendingCall)
 	c.pending[id] = p

@@ -23,18 +23,15 @@ import (
 // closes the stream, the stream fails, or [Conn.Close] is called. Its
 // methods are safe for concurrent use.
 type Conn struct {
-	opts    Options
+	opts    connOptions
 	handler Handler
-	send    SendFunc
+	send    SendFunc // the Outgoing middleware around sendOne; nil without (Call and Notify then call sendOne)
 	log     *slog.Logger
 	stream  io.ReadWriteCloser
 	reader  framing.Reader
 	// waiter is reader when it can hand the wait for input to a new
 	// goroutine (see readLoop), else nil.
 	waiter framing.Waiter
-	// queuesClosed: the reader has closed the work queues (read by the
-	// reader goroutine only).
-	queuesClosed bool
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
@@ -54,22 +51,27 @@ type Conn struct {
 
 	// establish is the stream's Established, or nil; established
 	// records that it was called.
-	establish   func()
-	established atomic.Bool
+	establish func()
 	// version is the protocol version the handshake negotiated, or nil
 	// (see Options.VersionField).
 	version atomic.Pointer[string]
 
-	nextID         atomic.Int64
+	nextID atomic.Int64
+	stats  counters // see Conn.Stats
+
+	// The small fields together, packed (see TestConnSizeClass).
+	established    atomic.Bool
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
-	stats          counters    // see Conn.Stats
+	// queuesClosed: the reader has closed the work queues (read by the
+	// reader goroutine only).
+	queuesClosed bool
+	inputEnd     bool // the peer sent its last message (guarded by mu)
 
 	mu       sync.Mutex
-	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
+	pending  map[int64]*pendingCall // our calls awaiting a response, by request number; made by the first call
 	inflight inflightSet            // peer requests being handled, by id text
 	err      error                  // why the connection ended; nil while open
-	inputEnd bool                   // the peer sent its last message
 	peerErr  *PeerError             // the last error response with id null
 	// cancelled holds our calls given up with a cancellation sent (guarded
 	// by mu): their answers may still come.
@@ -78,17 +80,23 @@ type Conn struct {
 	// for a slot (guarded by mu; nil when none waits).
 	slotFreed chan struct{}
 
-	done       chan struct{} // closed when the connection ends
+	done chan struct{} // closed when the connection ends
+	// ctx is the connection's context, the Conn itself (connContext):
+	// done when the connection ends.
 	ctx        context.Context
-	cancel     context.CancelFunc
 	handlerCtx context.Context // ctx, or one of Options.BaseContext cancelled with it
 	// requestBase is what each peer request's context derives from:
 	// handlerCtx without its cancellation, so that a request does not
 	// leave a map of children behind on an idle connection (the
 	// connection cancels its requests in flight itself, cancelInflight),
 	// or handlerCtx itself when that has a deadline.
-	requestBase   context.Context
-	stopBase      func() bool // unhooks cancelInflight from Options.BaseContext
+	requestBase context.Context
+	// release, with Options.BaseContext, unhooks cancelInflight from it
+	// and cancels handlerCtx; nil without.
+	release func()
+	// after holds what is registered with ctx's AfterFunc (guarded by
+	// mu; nil when nothing is).
+	after         *afterFuncs
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
 	order         noteOrder      // with Options.OrderRequestsAfterNotifications
@@ -110,16 +118,15 @@ type connKey struct{}
 func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
 	c := &Conn{
-		opts:      opts,
+		opts:      opts.kept(),
 		log:       opts.Logger,
 		stream:    stream,
 		reader:    opts.Framing.NewReader(stream, opts.Limits),
 		out:       outQueue{max: opts.MaxQueuedWrites},
 		spare:     spareMessages,
 		inputDone: make(chan struct{}),
-		pending:   make(map[int64]*pendingCall),
 		done:      make(chan struct{}),
-		warnings:  warnLimiter{log: opts.Logger, now: opts.now},
+		warnings:  warnLimiter{now: opts.now},
 		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	c.writer = opts.Framing.NewWriter(&c.flusher)
@@ -136,19 +143,17 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		c.waiter, _ = c.reader.(framing.Waiter)
 	}
 	c.related, _ = stream.(RelatedWriter)
-	ctx, cancel := context.WithCancel(context.Background())
-	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
-	c.handlerCtx = c.ctx
+	c.ctx = (*connContext)(c)
+	c.handlerCtx, c.requestBase = c.ctx, (*connValues)(c)
 	if opts.BaseContext != nil {
 		hctx, hcancel := context.WithCancel(opts.BaseContext)
 		c.handlerCtx = context.WithValue(hctx, connKey{}, c)
-		c.cancel = func() { cancel(); hcancel() }
-	}
-	c.requestBase = c.handlerCtx
-	if _, ok := c.handlerCtx.Deadline(); !ok {
-		c.requestBase = context.WithoutCancel(c.handlerCtx)
-		if opts.BaseContext != nil {
-			c.stopBase = context.AfterFunc(c.handlerCtx, c.cancelInflight)
+		c.requestBase = c.handlerCtx
+		c.release = hcancel
+		if _, ok := c.handlerCtx.Deadline(); !ok {
+			c.requestBase = context.WithoutCancel(c.handlerCtx)
+			stop := context.AfterFunc(c.handlerCtx, c.cancelInflight)
+			c.release = func() { stop(); hcancel() }
 		}
 	}
 
@@ -160,11 +165,13 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		h = opts.Middleware[i](h)
 	}
 	c.handler = h
-	send := c.sendOne
-	for i := len(opts.Outgoing) - 1; i >= 0; i-- {
-		send = opts.Outgoing[i](send)
+	if len(opts.Outgoing) > 0 {
+		send := c.sendOne
+		for i := len(opts.Outgoing) - 1; i >= 0; i-- {
+			send = opts.Outgoing[i](send)
+		}
+		c.send = send
 	}
-	c.send = send
 
 	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
 	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
@@ -302,10 +309,7 @@ func (c *Conn) shutdown(reason error) error {
 	}
 
 	close(c.done)
-	if c.stopBase != nil {
-		c.stopBase()
-	}
-	c.cancel()
+	c.endContexts()
 	c.cancelInflight()
 	c.opts.Metrics.detach(c)
 	// Let the write loop send what was queued (our answers to a peer that
@@ -322,7 +326,7 @@ func (c *Conn) shutdown(reason error) error {
 	if reason != errLocalClose {
 		c.log.Debug("jsonrpc: connection ended", "reason", reason)
 	}
-	c.warnings.summary()
+	c.warnings.summary(c.log)
 	failure := c.closedError()
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}

@@ -30,7 +30,7 @@ func (c *Conn) reserveCalls(ctx context.Context, n int, expired <-chan time.Time
 	if limit < 0 {
 		return nil
 	}
-	for c.pending != nil && len(c.pending)+n > limit {
+	for c.err == nil && len(c.pending)+n > limit {
 		if !c.opts.WaitForCallSlots || n > limit || ConnFromContext(ctx) == c {
 			return ErrTooManyCalls
 		}

@@ -314,6 +314,67 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// connOptions are the options a [Conn] reads after NewConn has started
+// it, with their defaults; the others (framing, limits, handler,
+// middleware, base context, queue bounds, logger) are spent in NewConn.
+// A Conn keeps these, not the whole Options, so that it fits a smaller
+// allocation size class (see TestConnSizeClass). Same names as in
+// Options; the small fields last, to pack them.
+type connOptions struct {
+	Outgoing            []OutgoingMiddleware
+	IgnoreNotifications []string
+	BatchVersions       []string
+	Handshake           string
+	VersionField        string
+	MaxBatchSize        int
+	MaxOutgoingCalls    int
+	MaxResponseBytes    int
+	DrainTimeout        time.Duration
+	FinishTimeout       time.Duration
+	Timeout             func(method string) Timeout
+	OnTimeout           func(method string, id ID)
+	OnPeerError         func(*Error)
+	Metrics             *Metrics
+	Trace               func(dir Direction, frame []byte)
+
+	WaitForCallSlots                bool
+	RejectBatches                   bool
+	OrderRequestsAfterNotifications bool
+	ExposeErrors                    bool
+	DisallowUnknownFields           bool
+	Cancellation                    Cancellation
+	IDs                             IDStyle
+}
+
+// kept returns the options of o a Conn keeps after NewConn; o has its
+// defaults.
+func (o *Options) kept() connOptions {
+	return connOptions{
+		Outgoing:                        o.Outgoing,
+		IgnoreNotifications:             o.IgnoreNotifications,
+		BatchVersions:                   o.BatchVersions,
+		Handshake:                       o.Handshake,
+		VersionField:                    o.VersionField,
+		MaxBatchSize:                    o.MaxBatchSize,
+		MaxOutgoingCalls:                o.MaxOutgoingCalls,
+		MaxResponseBytes:                o.MaxResponseBytes,
+		DrainTimeout:                    o.DrainTimeout,
+		FinishTimeout:                   o.FinishTimeout,
+		Timeout:                         o.Timeout,
+		OnTimeout:                       o.OnTimeout,
+		OnPeerError:                     o.OnPeerError,
+		Metrics:                         o.Metrics,
+		Trace:                           o.Trace,
+		WaitForCallSlots:                o.WaitForCallSlots,
+		RejectBatches:                   o.RejectBatches,
+		OrderRequestsAfterNotifications: o.OrderRequestsAfterNotifications,
+		ExposeErrors:                    o.ExposeErrors,
+		DisallowUnknownFields:           o.DisallowUnknownFields,
+		Cancellation:                    o.Cancellation,
+		IDs:                             o.IDs,
+	}
+}
+
 // discardLogger is the Logger of connections given none: a Logger never
 // changes, so all share one.
 var discardLogger = slog.New(slog.DiscardHandler)

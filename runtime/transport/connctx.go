@@ -16,11 +16,18 @@ type connCtx struct{ s *ctxState }
 
 // ctxState is a connCtx's state, part of the serverConn.
 type ctxState struct {
-	mu    sync.Mutex
-	err   error         // context.Canceled once cancelled
-	done  chan struct{} // made by the first Done, or closedDone
-	after []func()      // registered by AfterFunc; a stopped one is nil
+	mu        sync.Mutex
+	cancelled bool
+	done      chan struct{} // made by the first Done, or closedDone
+	// after holds what AfterFunc registered and was not stopped. A
+	// stopped function is removed, so that a handler deriving a context
+	// from its connection's for every message does not grow it.
+	after []*afterFunc
 }
+
+// afterFunc is one function registered with a connCtx's AfterFunc, its
+// address the registration's identity.
+type afterFunc struct{ f func() }
 
 // closedDone is the Done channel of a connCtx cancelled before anyone
 // asked for one.
@@ -48,7 +55,10 @@ func (c connCtx) Done() <-chan struct{} {
 func (c connCtx) Err() error {
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
-	return c.s.err
+	if c.s.cancelled {
+		return context.Canceled
+	}
+	return nil
 }
 
 // String names the context, for debugging.
@@ -63,22 +73,26 @@ func (connCtx) String() string { return "transport connection context" }
 func (c connCtx) AfterFunc(f func()) (stop func() bool) {
 	s := c.s
 	s.mu.Lock()
-	if s.err != nil {
+	if s.cancelled {
 		s.mu.Unlock()
 		go f()
 		return func() bool { return false }
 	}
-	i := len(s.after)
-	s.after = append(s.after, f)
+	a := &afterFunc{f}
+	s.after = append(s.after, a)
 	s.mu.Unlock()
 	return func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.err != nil || s.after[i] == nil {
-			return false
+		for i, b := range s.after {
+			if b == a {
+				last := len(s.after) - 1
+				s.after[i], s.after[last] = s.after[last], nil
+				s.after = s.after[:last]
+				return true
+			}
 		}
-		s.after[i] = nil
-		return true
+		return false
 	}
 }
 
@@ -86,11 +100,11 @@ func (c connCtx) AfterFunc(f func()) (stop func() bool) {
 // with AfterFunc.
 func (s *ctxState) cancel() {
 	s.mu.Lock()
-	if s.err != nil {
+	if s.cancelled {
 		s.mu.Unlock()
 		return
 	}
-	s.err = context.Canceled
+	s.cancelled = true
 	if s.done == nil {
 		s.done = closedDone
 	} else {
@@ -99,9 +113,7 @@ func (s *ctxState) cancel() {
 	after := s.after
 	s.after = nil
 	s.mu.Unlock()
-	for _, f := range after {
-		if f != nil {
-			f()
-		}
+	for _, a := range after {
+		a.f()
 	}
 }

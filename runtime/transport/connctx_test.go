@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // startCapture is a Start that hands each connection and its context to
@@ -150,5 +151,35 @@ func TestWrapAllocations(t *testing.T) {
 	})
 	if allocs > 3 {
 		t.Errorf("wrapLocked: %.0f allocations, want 3 (the serverConn, its list element, a channel)", allocs)
+	}
+}
+
+// A handler that derives a context from its connection's for every
+// message, and cancels it, leaves nothing behind on the connection: a
+// stopped AfterFunc is forgotten, not kept as a hole in a list.
+func TestConnContextForgetsStopped(t *testing.T) {
+	var s ctxState
+	ctx := connCtx{&s}
+	for range 1000 {
+		_, cancel := context.WithTimeout(ctx, time.Hour)
+		cancel()
+	}
+	ran := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(ran) })
+	s.mu.Lock()
+	kept := len(s.after)
+	s.mu.Unlock()
+	if kept != 1 {
+		t.Errorf("%d functions registered after 1,000 derived contexts were cancelled and one AfterFunc left, want 1", kept)
+	}
+	s.cancel()
+	waitDone(t, "the AfterFunc left", ran)
+}
+
+// A serverConn fits the 192-byte size class: one time origin for all
+// message-timeout wrappers, and the context's registrations apart.
+func TestServerConnSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(serverConn{}); size > 192 {
+		t.Errorf("a serverConn is %d bytes, over the 192-byte size class (the next is 208)", size)
 	}
 }

@@ -41,7 +41,7 @@ func WithMessageTimeout(c net.Conn, idle, message time.Duration) net.Conn {
 	if message <= 0 {
 		return WithIdleTimeout(c, idle)
 	}
-	return &messageConn{Conn: c, idle: idle, message: message, base: time.Now()}
+	return &messageConn{Conn: c, idle: idle, message: message}
 }
 
 // messageConn is the connection returned by WithMessageTimeout.
@@ -49,15 +49,18 @@ type messageConn struct {
 	net.Conn
 	idle    time.Duration // <= 0: no idle timeout
 	message time.Duration
-	base    time.Time // monotonic origin of start
 	// start is when the current message's first byte was read, as
-	// time since base plus one; 0 between messages.
+	// time since clockBase plus one; 0 between messages.
 	start atomic.Int64
 	// since is when a wait that ReadIdle gave up on began, as time
-	// since base plus one, for the next Read's idle deadline; 0
+	// since clockBase plus one, for the next Read's idle deadline; 0
 	// otherwise. Only the reader uses it.
 	since int64
 }
+
+// clockBase is the monotonic origin of the times messageConns keep, one
+// for all of them (a time.Time each would take 24 bytes a connection).
+var clockBase = time.Now()
 
 // MessageRead marks the end of a message: the next Read that returns
 // bytes starts a new message's budget. It implements
@@ -83,13 +86,13 @@ func (c *messageConn) read(b []byte, wait time.Duration) (int, error) {
 		now := time.Now()
 		from = now
 		if c.since != 0 {
-			from, c.since = c.base.Add(time.Duration(c.since-1)), 0
+			from, c.since = clockBase.Add(time.Duration(c.since-1)), 0
 		}
 		if c.idle > 0 {
 			deadline = from.Add(c.idle)
 		}
 		if start := c.start.Load(); start != 0 {
-			end := c.base.Add(time.Duration(start - 1)).Add(c.message)
+			end := clockBase.Add(time.Duration(start - 1)).Add(c.message)
 			if deadline.IsZero() || end.Before(deadline) {
 				deadline, budget = end, true
 			}
@@ -101,11 +104,11 @@ func (c *messageConn) read(b []byte, wait time.Duration) (int, error) {
 	}
 	n, err := c.Conn.Read(b)
 	if n > 0 && c.start.Load() == 0 {
-		c.start.Store(int64(time.Since(c.base)) + 1)
+		c.start.Store(int64(time.Since(clockBase)) + 1)
 	}
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		if early && n == 0 {
-			c.since = int64(from.Sub(c.base)) + 1
+			c.since = int64(from.Sub(clockBase)) + 1
 			var idle time.Time // none
 			if c.idle > 0 {
 				idle = from.Add(c.idle)

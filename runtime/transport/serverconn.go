@@ -63,7 +63,7 @@ type serverConn struct {
 func (s *Server) wrapLocked(c net.Conn) *serverConn {
 	sc := &serverConn{raw: c, s: s, slot: true}
 	if s.lim.message > 0 {
-		sc.msg = messageConn{Conn: c, idle: s.lim.idle, message: s.lim.message, base: time.Now()}
+		sc.msg = messageConn{Conn: c, idle: s.lim.idle, message: s.lim.message}
 		sc.Conn = &sc.msg
 	} else {
 		sc.Conn = WithIdleTimeout(c, s.lim.idle)

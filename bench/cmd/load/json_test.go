@@ -48,10 +48,10 @@ func TestRunJSON(t *testing.T) {
 	if len(recs) != 1 || recs[0].Mode != "idle" || recs[0].Conns != 6 || len(recs[0].Levels) != 2 {
 		t.Fatalf("idle records %+v, want one for rpcgen with levels 3 and 6", recs)
 	}
-	if lv := recs[0].Levels[1]; lv.Conns != 6 || lv.RSS == 0 || lv.HeapPerConn <= 0 || lv.GoroutinesPerConn < 1 {
+	if lv := recs[0].Levels[1]; lv.Conns != 6 || lv.RSS == 0 || lv.RSSFreed == 0 || lv.HeapPerConn <= 0 || lv.LivePerConn <= 0 || lv.GoroutinesPerConn < 1 {
 		t.Errorf("idle level %+v", lv)
 	}
-	if len(recs[0].HeapSites) == 0 || len(recs[0].Waiting) == 0 || recs[0].BaseRSS == 0 {
+	if len(recs[0].HeapSites) == 0 || len(recs[0].Waiting) == 0 || recs[0].BaseRSS == 0 || recs[0].BaseRSSFreed == 0 || recs[0].BaseLive == 0 {
 		t.Errorf("idle record lacks heap sites, waiting goroutines or its base: %+v", recs[0])
 	}
 

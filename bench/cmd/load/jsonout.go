@@ -46,17 +46,21 @@ type record struct {
 	Latency *latency `json:"latency,omitempty"`
 
 	// scale
-	MemLimit  string        `json:"mem_limit,omitempty"` // the server's GOMEMLIMIT
-	IntervalS float64       `json:"interval_s,omitempty"`
-	DurationS float64       `json:"duration_s,omitempty"`
-	Offered   float64       `json:"offered_per_s,omitempty"`
-	LateBy    *latency      `json:"latency_from_due,omitempty"`
-	Samples   []sampleJSON  `json:"samples,omitempty"`
-	Levels    []levelJSON   `json:"levels,omitempty"`    // idle
-	BaseRSS   uint64        `json:"base_rss,omitempty"`  // idle: with no connection
-	BaseHeap  uint64        `json:"base_heap,omitempty"` // idle
-	HeapSites []siteJSON    `json:"heap_sites,omitempty"`
-	Waiting   []waitingJSON `json:"goroutines_waiting,omitempty"`
+	MemLimit  string       `json:"mem_limit,omitempty"` // the server's GOMEMLIMIT
+	IntervalS float64      `json:"interval_s,omitempty"`
+	DurationS float64      `json:"duration_s,omitempty"`
+	Offered   float64      `json:"offered_per_s,omitempty"`
+	LateBy    *latency     `json:"latency_from_due,omitempty"`
+	Samples   []sampleJSON `json:"samples,omitempty"`
+	Levels    []levelJSON  `json:"levels,omitempty"`    // idle
+	BaseRSS   uint64       `json:"base_rss,omitempty"`  // idle: with no connection
+	BaseHeap  uint64       `json:"base_heap,omitempty"` // idle
+	// idle: with no connection, RSS after debug.FreeOSMemory and the
+	// live heap
+	BaseRSSFreed uint64        `json:"base_rss_freed,omitempty"`
+	BaseLive     uint64        `json:"base_live_heap,omitempty"`
+	HeapSites    []siteJSON    `json:"heap_sites,omitempty"`
+	Waiting      []waitingJSON `json:"goroutines_waiting,omitempty"`
 }
 
 // sampleJSON is the server's memory at one moment of a scale run.
@@ -70,12 +74,18 @@ type sampleJSON struct {
 	Goroutines int     `json:"goroutines"`
 }
 
-// levelJSON is the server's memory with some idle connections open.
+// levelJSON is the server's memory with some idle connections open: RSS
+// as the server holds it after the settle, RSS after the server's
+// debug.FreeOSMemory, the live heap the GC marked, heap in use.
 type levelJSON struct {
 	Conns             int     `json:"conns"`
 	RSS               uint64  `json:"rss"`
+	RSSFreed          uint64  `json:"rss_freed"`
 	Heap              uint64  `json:"heap"`
+	Live              uint64  `json:"live_heap"`
 	RSSPerConn        float64 `json:"rss_per_conn"`
+	RSSFreedPerConn   float64 `json:"rss_freed_per_conn"`
+	LivePerConn       float64 `json:"live_heap_per_conn"`
 	HeapPerConn       float64 `json:"heap_per_conn"`
 	StackPerConn      float64 `json:"stack_per_conn"`
 	GoroutinesPerConn float64 `json:"goroutines_per_conn"`
@@ -135,10 +145,11 @@ func scaleRecords(info runInfo, interval, duration time.Duration, rs []*scaleRes
 func idleRecords(info runInfo, rs []*idleResult) ([]record, error) {
 	var out []record
 	for _, r := range rs {
-		rec := record{Mode: "idle", Server: r.impl, Run: info, BaseRSS: r.base.rss, BaseHeap: r.base.stats.HeapInuse}
+		rec := record{Mode: "idle", Server: r.impl, Run: info, BaseRSS: r.base.rss, BaseHeap: r.base.stats.HeapInuse,
+			BaseRSSFreed: r.baseFreed, BaseLive: r.base.stats.HeapLive}
 		for _, lv := range r.levels {
-			rec.Levels = append(rec.Levels, levelJSON{Conns: lv.conns, RSS: lv.rss, Heap: lv.heap, RSSPerConn: lv.rssPer,
-				HeapPerConn: lv.heapPer, StackPerConn: lv.stackPer,
+			rec.Levels = append(rec.Levels, levelJSON{Conns: lv.conns, RSS: lv.rss, RSSFreed: lv.rssFreed, Heap: lv.heap, Live: lv.live,
+				RSSPerConn: lv.rssPer, RSSFreedPerConn: lv.rssFreedPer, LivePerConn: lv.livePer, HeapPerConn: lv.heapPer, StackPerConn: lv.stackPer,
 				GoroutinesPerConn: float64(lv.goroutines-r.base.stats.Goroutines) / float64(lv.conns)})
 		}
 		n := float64(r.levels[len(r.levels)-1].conns)

@@ -110,6 +110,12 @@ func TestIdleSmoke(t *testing.T) {
 			if lv := r.levels[1]; lv.heapPer <= 0 || lv.goroutines-r.base.stats.Goroutines < 20 {
 				t.Errorf("at 20 connections: heap %.0f B/conn, %d goroutines more; want > 0 and >= 20", lv.heapPer, lv.goroutines-r.base.stats.Goroutines)
 			}
+			// Both RSS readings are taken, and the live heap the GC
+			// marked is counted: each connection holds some.
+			if lv := r.levels[1]; lv.rss == 0 || lv.rssFreed == 0 || r.baseFreed == 0 || lv.livePer <= 0 || lv.live <= r.base.stats.HeapLive {
+				t.Errorf("at 20 connections: RSS %d, after FreeOSMemory %d (base %d), live heap %d (base %d); want both RSS readings and more live heap",
+					lv.rss, lv.rssFreed, r.baseFreed, lv.live, r.base.stats.HeapLive)
+			}
 			sites, err := summariseHeap(r.profile)
 			if err != nil {
 				t.Fatal(err)

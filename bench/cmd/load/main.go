@@ -20,6 +20,13 @@
 // memory per idle connection and where its heap goes. Each prints a
 // Markdown fragment on standard output, or JSON lines with -json.
 //
+// idle reads the server's RSS twice at each level: as the server holds
+// it once the connections have been idle for -settle, then after the
+// server has collected its garbage and returned its free pages to the
+// system (debug.FreeOSMemory, which its stats request runs), with the
+// live heap that GC marked: the first counts what the Go runtime keeps
+// besides, the second what the connections hold.
+//
 // scale samples the server's RSS and heap every second (-sample) without
 // forcing a GC, and calls its memory flat when the mean of the last third
 // of the samples is at most 10 % above the mean of the middle third, for

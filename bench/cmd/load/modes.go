@@ -195,40 +195,52 @@ func sampleMemory(srv *server, start time.Time, every time.Duration, done <-chan
 
 // idleLevel is the server's memory with n idle connections.
 type idleLevel struct {
-	conns                     int
-	rss, heap, stack          uint64
-	rssPer, heapPer, stackPer float64
-	goroutines                int
+	conns int
+	// rss is the server's RSS once the connections have been idle for
+	// the settle, as the process holds it; rssFreed is its RSS right
+	// after, once the server has collected its garbage and returned the
+	// free pages to the system (debug.FreeOSMemory): what the
+	// connections themselves hold.
+	rss, rssFreed, heap, live, stack uint64
+	rssPer, rssFreedPer, heapPer     float64
+	livePer, stackPer                float64
+	goroutines                       int
 }
 
 // idleResult is one server's idle run.
 type idleResult struct {
 	impl       string
 	base       memSample
+	baseFreed  uint64 // base's RSS after debug.FreeOSMemory
 	levels     []idleLevel
 	profile    []byte // heap profile at the last level, text form
 	goroutines []byte // goroutine profile at the last level, text form
 }
 
 // idle opens connections up to each level in turn, leaving them idle
-// after hello, and measures the server's memory after a GC at each, once
-// the connections have been idle for settle: an idle connection is one
-// that has had no message for a while, not one that has just finished
-// its handshake (rpcgen's transport.Server hands a reader's wait to a
+// after hello, and measures the server's memory at each, once the
+// connections have been idle for settle: an idle connection is one that
+// has had no message for a while, not one that has just finished its
+// handshake (rpcgen's transport.Server hands a reader's wait to a
 // goroutine on a small stack after 100 ms without a message, and a
-// writer ends 2 ms after its last message).
+// writer ends 2 ms after its last message). It reads the server's RSS as
+// it is then; has the server collect its garbage and return its free
+// memory to the system (the stats request does both), reading its heap
+// and stacks; and reads its RSS again.
 func idle(ctx context.Context, srv *server, levels []int, settle time.Duration) (*idleResult, error) {
 	res := &idleResult{}
-	measure := func() (memSample, error) {
-		rss, err := srv.rss()
-		if err != nil {
-			return memSample{}, err
+	measure := func() (m memSample, freed uint64, err error) {
+		if m.rss, err = srv.rss(); err != nil {
+			return m, 0, err
 		}
-		st, err := srv.stats(true)
-		return memSample{rss: rss, stats: st}, err
+		if m.stats, err = srv.stats(true); err != nil {
+			return m, 0, err
+		}
+		freed, err = srv.rss()
+		return m, freed, err
 	}
 	var err error
-	if res.base, err = measure(); err != nil {
+	if res.base, res.baseFreed, err = measure(); err != nil {
 		return nil, err
 	}
 	var clients []*client
@@ -247,18 +259,24 @@ func idle(ctx context.Context, srv *server, levels []int, settle time.Duration) 
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		m, err := measure()
+		m, freed, err := measure()
 		if err != nil {
 			return nil, err
 		}
-		b := res.base
-		lv := idleLevel{conns: n, rss: m.rss, heap: m.stats.HeapInuse, stack: m.stats.StackInuse, goroutines: m.stats.Goroutines}
-		lv.rssPer = (float64(m.rss) - float64(b.rss)) / float64(n)
-		lv.heapPer = (float64(m.stats.HeapInuse) - float64(b.stats.HeapInuse)) / float64(n)
-		lv.stackPer = (float64(m.stats.StackInuse) - float64(b.stats.StackInuse)) / float64(n)
-		res.levels = append(res.levels, lv)
+		res.levels = append(res.levels, res.level(n, m, freed))
 	}
 	return res, nil
+}
+
+// level is the memory m with n idle connections, whose RSS after
+// debug.FreeOSMemory was freed, each quantity also per connection above
+// the base.
+func (r *idleResult) level(n int, m memSample, freed uint64) idleLevel {
+	b, per := r.base, func(v, base uint64) float64 { return (float64(v) - float64(base)) / float64(n) }
+	return idleLevel{conns: n, rss: m.rss, rssFreed: freed, heap: m.stats.HeapInuse, live: m.stats.HeapLive,
+		stack: m.stats.StackInuse, goroutines: m.stats.Goroutines,
+		rssPer: per(m.rss, b.rss), rssFreedPer: per(freed, r.baseFreed), heapPer: per(m.stats.HeapInuse, b.stats.HeapInuse),
+		livePer: per(m.stats.HeapLive, b.stats.HeapLive), stackPer: per(m.stats.StackInuse, b.stats.StackInuse)}
 }
 
 // idleProfiles opens n idle connections to srv, a server of its own

@@ -167,13 +167,16 @@ func mibf(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func writeIdle(w io.Writer, h string, limit uint64, rs []*idleResult) error {
 	for _, r := range rs {
-		fmt.Fprintf(w, "#### Idle connections after hello (%s server)\n\n%s; open-file limit %d. Server in a child process at Go's default heap-profiling rate; memory after a GC, minus the same with no connection (RSS %s, heap %s).\n\n",
-			r.impl, h, limit, mib(r.base.rss), mib(r.base.stats.HeapInuse))
-		fmt.Fprintln(w, "| connections | server RSS | RSS / conn | Go heap / conn | goroutine stacks / conn | goroutines / conn |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintf(w, "#### Idle connections after hello (%s server)\n\n%s; open-file limit %d. Server in a child process at Go's default heap-profiling rate. "+
+			"Per connection, minus the same with no connection (RSS %s, after FreeOSMemory %s, live heap %s, heap in use %s): "+
+			"RSS as the server holds it after the settle; RSS once the server has collected its garbage and returned its free pages (debug.FreeOSMemory); "+
+			"the live heap the GC marked, heap in use and stacks, after that GC.\n\n",
+			r.impl, h, limit, mib(r.base.rss), mib(r.baseFreed), mib(r.base.stats.HeapLive), mib(r.base.stats.HeapInuse))
+		fmt.Fprintln(w, "| connections | server RSS | RSS / conn | RSS after FreeOSMemory / conn | live heap / conn | Go heap in use / conn | goroutine stacks / conn | goroutines / conn |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
 		for _, lv := range r.levels {
-			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %.2f |\n", lv.conns, mib(lv.rss), kb(lv.rssPer), kb(lv.heapPer), kb(lv.stackPer),
-				float64(lv.goroutines-r.base.stats.Goroutines)/float64(lv.conns))
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %.2f |\n", lv.conns, mib(lv.rss), kb(lv.rssPer), kb(lv.rssFreedPer),
+				kb(lv.livePer), kb(lv.heapPer), kb(lv.stackPer), float64(lv.goroutines-r.base.stats.Goroutines)/float64(lv.conns))
 		}
 		sites, err := summariseHeap(r.profile)
 		if err != nil {

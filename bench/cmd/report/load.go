@@ -57,11 +57,16 @@ type memSample struct {
 	Goroutines int     `json:"goroutines"`
 }
 
-// idleLevel is the server's memory with some idle connections open.
+// idleLevel is the server's memory with some idle connections open. RSS
+// is as the server holds it after the settle; RSSFreed (0 in runs from
+// before it was measured) after the server's debug.FreeOSMemory.
 type idleLevel struct {
 	Conns             int     `json:"conns"`
 	RSS               uint64  `json:"rss"`
+	RSSFreed          uint64  `json:"rss_freed"`
 	RSSPerConn        float64 `json:"rss_per_conn"`
+	RSSFreedPerConn   float64 `json:"rss_freed_per_conn"`
+	LivePerConn       float64 `json:"live_heap_per_conn"`
 	HeapPerConn       float64 `json:"heap_per_conn"`
 	StackPerConn      float64 `json:"stack_per_conn"`
 	GoroutinesPerConn float64 `json:"goroutines_per_conn"`
@@ -162,9 +167,11 @@ func renderLoad(b *strings.Builder, recs []loadRecord, ts *targets) {
 // renderIdle writes the memory per idle connection; rpcgen's server is
 // held to the targets.
 func renderIdle(b *strings.Builder, recs []loadRecord, ts *targets) {
-	fmt.Fprintf(b, "\nIdle connections after hello and a second without messages (the load tool's `-settle`): the server's memory after a GC, minus the same with no connection, per connection. "+
-		"Targets (rpcgen): RSS and Go heap ≤ %s each, ≤ %.0f goroutine (the reader).\n\n", kb(idleTargetBytes), idleGoroutines)
-	b.WriteString("| server | connections | server RSS | RSS / conn | heap / conn | stacks / conn | goroutines / conn |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(b, "\nIdle connections after hello and a second without messages (the load tool's `-settle`): the server's memory minus the same with no connection, per connection. "+
+		"RSS is the server's as it holds it then; RSS freed is the same once the server has collected its garbage and returned its free pages to the system (`debug.FreeOSMemory`), "+
+		"what the connections themselves hold; the live heap (marked by that GC), heap in use and stacks are after that GC. "+
+		"Targets (rpcgen): RSS (the first column, not the freed one) and Go heap in use ≤ %s each, ≤ %.0f goroutine (the reader).\n\n", kb(idleTargetBytes), idleGoroutines)
+	b.WriteString("| server | connections | server RSS | RSS / conn | RSS freed / conn | live heap / conn | heap / conn | stacks / conn | goroutines / conn |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range recs {
 		rss, heap, gor := target{name: "idle RSS per connection ≤ 10 KB (rpcgen)", met: true},
 			target{name: "idle Go heap per connection ≤ 10 KB (rpcgen)", met: true},
@@ -181,7 +188,11 @@ func renderIdle(b *strings.Builder, recs []loadRecord, ts *targets) {
 					cells[i] += " " + mark(ok)
 				}
 			}
-			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s |\n", r.Server, lv.Conns, mb(lv.RSS), cells[0], cells[1], kb(lv.StackPerConn), cells[2])
+			freed, live := "—", "—" // not measured in runs from before
+			if lv.RSSFreed != 0 {
+				freed, live = kb(lv.RSSFreedPerConn), kb(lv.LivePerConn)
+			}
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", r.Server, lv.Conns, mb(lv.RSS), cells[0], freed, live, cells[1], kb(lv.StackPerConn), cells[2])
 		}
 		if r.Server == "rpcgen" {
 			last := r.Levels[len(r.Levels)-1]
