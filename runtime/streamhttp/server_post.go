@@ -140,7 +140,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	useJSON := !streamOK || (h.opts.JSONResponse && jsonOK)
-	st, status, why := s.open(ids, useJSON, batch, handshake && created)
+	lazy := !useJSON && jsonOK && !batch && h.opts.AnswerWait > 0
+	st, status, why := s.open(ids, useJSON, lazy, batch, handshake && created)
 	if st == nil {
 		if status == http.StatusBadRequest {
 			rpcError(w, status, jsonrpc.CodeInvalidRequest, why)
@@ -153,7 +154,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if useJSON {
 		h.answerJSON(w, r, s, st, line)
 	} else {
-		h.serveStream(w, r, s, st, 1, 0, line)
+		h.serveStream(w, r, s, st, 1, 0, line, lazy)
 	}
 	if created && s.handshakeFailed() {
 		s.End()

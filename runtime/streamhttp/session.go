@@ -65,8 +65,9 @@ type stream struct {
 	json      bool     // answered with one application/json body, no events
 	batch     bool     // carries the answer to a batch
 	handshake bool     // carries the answer to the handshake
+	undecided bool     // its POST's response awaits its first message (AnswerWait)
 	pending   []string // id texts of the requests still unanswered
-	answer    []byte   // the answer, for a JSON stream
+	answer    []byte   // the answer, for a JSON stream or one answered first
 	next      uint64   // the sequence number of the next event (from 1)
 	events    []*event // stored events, oldest first
 	evicted   uint64   // the highest sequence number evicted from the store
@@ -333,7 +334,8 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 	if st.handshake {
 		s.noteHandshake(msg)
 	}
-	if st.json {
+	if st.json || (st.undecided && st.next == 1) {
+		// The answer came first: it goes as one application/json body.
 		st.answer = append([]byte(nil), msg...)
 		st.signal()
 		if st.complete() && !st.attached {
