@@ -117,3 +117,78 @@ func TestSSEParserReused(t *testing.T) {
 	}
 	putSSEParser(big) // dropped: it is too large to keep
 }
+
+// TestClientReadsJSONAnswers: a JSON body reaches Read as one line, in
+// the buffer it was read into when its length was announced (no copy),
+// compacted when it spans lines; a body shorter than announced is an
+// error, and an unannounced one is read as it comes.
+func TestClientReadsJSONAnswers(t *testing.T) {
+	s, err := Dial(context.Background(), "http://127.0.0.1:1/", testProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		name, body string
+		n          int64 // announced length; -2: the body's own
+		want       string
+	}{
+		{"announced", `{"jsonrpc":"2.0","id":1, "result":true}`, -2, `{"jsonrpc":"2.0","id":1, "result":true}`},
+		{"spaces around", " \n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":2}\r\n", -2, `{"jsonrpc":"2.0","id":1,"result":2}`},
+		{"pretty", "{\"jsonrpc\":\"2.0\",\n \"id\":1,\n \"result\":3}", -2, `{"jsonrpc":"2.0","id":1,"result":3}`},
+		{"not announced", `{"jsonrpc":"2.0","id":1,"result":4}`, -1, `{"jsonrpc":"2.0","id":1,"result":4}`},
+		{"shorter than announced", `{"jsonrpc":"2.0","id":1,"result":5}`, 100, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := c.n
+			if n == -2 {
+				n = int64(len(c.body))
+			}
+			ids := []json.RawMessage{json.RawMessage("1")}
+			s.expect(ids) // awaited, so that a failure is answered
+			defer s.unexpect(ids)
+			s.readJSON(io.NopCloser(strings.NewReader(c.body)), n, map[string]bool{"1": true})
+			line := string(within(t, s.incoming, 10*time.Second, "a line"))
+			if c.want == "" {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(line), &m); err != nil || m["error"] == nil {
+					t.Fatalf("line %q, want an error answer", line)
+				}
+				return
+			}
+			if line != c.want+"\n" {
+				t.Fatalf("line %q, want %q", line, c.want+"\n")
+			}
+		})
+	}
+	// An announced body costs one allocation on its way to Read.
+	body := strings.NewReader("")
+	rc := io.NopCloser(body)
+	msg := `{"jsonrpc":"2.0","id":1,"result":true}`
+	pending := map[string]bool{}
+	allocs := testing.AllocsPerRun(100, func() {
+		body.Reset(msg)
+		pending["1"] = true
+		s.readJSON(rc, int64(len(msg)), pending)
+		<-s.incoming
+	})
+	if allocs != 1 {
+		t.Errorf("%v allocations per JSON answer, want 1 (its buffer)", allocs)
+	}
+}
+
+// TestReadAnnouncedReadsToEnd: the body is read to its end, so that its
+// connection can be reused; a body of another length is an error.
+func TestReadAnnouncedReadsToEnd(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		n    int
+		ok   bool
+	}{{"abc", 3, true}, {"", 0, true}, {"ab", 3, false}, {"abcd", 3, false}} {
+		r := &eofReader{r: strings.NewReader(c.body)}
+		data, err := readAnnounced(r, c.n)
+		if (err == nil) != c.ok || (c.ok && (string(data) != c.body || cap(data) != c.n+1 || !r.eof)) {
+			t.Errorf("readAnnounced(%q, %d) = %q (cap %d), %v, end seen %v", c.body, c.n, data, cap(data), err, r.eof)
+		}
+	}
+}

@@ -295,7 +295,7 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 	case "text/event-stream":
 		return func() { s.runPostStream(resp.Body, &eventStream{kind: "POST", pending: pending}) }, nil
 	case "application/json":
-		return func() { s.readJSON(resp.Body, pending) }, nil
+		return func() { s.readJSON(resp.Body, resp.ContentLength, pending) }, nil
 	}
 	// 202 Accepted (or another body, which we do not read): the answers
 	// to any requests will come on another stream.
@@ -338,11 +338,20 @@ func mediaType(resp *http.Response) string {
 	return mt
 }
 
-// readJSON reads a JSON body holding one message (or batch) and hands it
-// to Read; requests of pending that it did not answer get an error.
-func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
+// readJSON reads a JSON body of length n (-1: not announced) holding
+// one message (or batch) and hands it to Read; requests of pending that
+// it did not answer get an error.
+func (s *ClientStream) readJSON(body io.ReadCloser, n int64, pending map[string]bool) {
 	defer body.Close()
-	data, err := io.ReadAll(io.LimitReader(body, int64(s.opts.MaxMessageBytes)+1))
+	var data []byte
+	var err error
+	if n >= 0 && n <= min(int64(s.opts.MaxMessageBytes), 64<<10) {
+		// Announced and small: allocated at once. A larger length is
+		// not trusted; the buffer grows with what actually arrives.
+		data, err = readAnnounced(body, int(n))
+	} else {
+		data, err = io.ReadAll(io.LimitReader(body, int64(s.opts.MaxMessageBytes)+1))
+	}
 	switch {
 	case s.ctx.Err() != nil:
 		return
@@ -355,7 +364,7 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 			return // an empty 200 to a notification or an answer
 		}
 		err = errors.New("the answer is empty")
-	case !s.take(data, pending):
+	case !s.takeOwned(data, pending):
 		return
 	}
 	if err != nil {
@@ -367,6 +376,34 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 		}
 		s.failPending(pending, err)
 	}
+}
+
+// readAnnounced reads a body of n bytes, as its Content-Length
+// announced, into a buffer with room for one more byte, and reads on to
+// the body's end (so that its connection can be reused).
+func readAnnounced(body io.Reader, n int) ([]byte, error) {
+	data := make([]byte, n+1)
+	m, err := io.ReadFull(body, data)
+	switch {
+	case m == n && (err == io.EOF || err == io.ErrUnexpectedEOF):
+		return data[:n], nil
+	case err == nil: // longer than announced: net/http does not let this happen
+		return nil, errors.New("the body is longer than its Content-Length")
+	}
+	return nil, err
+}
+
+// takeOwned is take for a message in a buffer of its own, which becomes
+// the line when it has room for the line's end: no copy.
+func (s *ClientStream) takeOwned(data []byte, pending map[string]bool) bool {
+	raw := bytes.TrimSpace(data)
+	if cap(data) <= len(raw) || bytes.IndexByte(raw, '\n') >= 0 || !jsonscan.Valid(raw) {
+		return s.take(raw, pending)
+	}
+	line := data[:len(raw)+1]
+	copy(line, raw) // to the front, past any leading space
+	line[len(raw)] = '\n'
+	return s.takeOrDrop(line, pending)
 }
 
 // take compacts one message from the server into a line, notes the
