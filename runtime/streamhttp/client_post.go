@@ -158,9 +158,8 @@ func (s *ClientStream) post(msg []byte) error {
 		return s.fail(fmt.Errorf("streamhttp: POST: %w", err))
 	}
 	withSession := s.setHeaders(req.Header, out.handshake != nil)
-	vals := []string{"application/json, text/event-stream", "application/json"} // one allocation for both
-	req.Header["Accept"] = vals[0:1:1]
-	req.Header["Content-Type"] = vals[1:2:2]
+	req.Header["Accept"] = postAccept
+	req.Header["Content-Type"] = jsonType
 	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
 	s.expect(out.requests)
 	if !s.spawn(func() {
@@ -181,6 +180,10 @@ func (s *ClientStream) post(msg []byte) error {
 	}
 	return nil
 }
+
+// postAccept is the Accept header of every POST, shared (a full slice:
+// adding a value copies it).
+var postAccept = []string{"application/json, text/event-stream"}[:1:1]
 
 // inFlight is a POST whose response headers may not have arrived.
 type inFlight struct {

@@ -92,7 +92,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		rpcError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: invalid JSON")
 		return
 	}
-	ids, handshake, ok := h.classify(w, line)
+	var idRoom [1]string // a single request's id stays on the stack
+	ids, handshake, ok := h.classify(w, line, idRoom[:0])
 	if !ok {
 		return
 	}
@@ -161,14 +162,14 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// classify reads the ids of the requests in a POSTed line, and whether
+// classify appends to ids the ids of the requests in a POSTed line, and whether
 // it is the protocol's handshake. It reads members the way a
 // jsonrpc.Conn does (exact names, the last of duplicates), so that it
 // expects an answer exactly when the connection gives one. A message that
 // is neither a request, a notification nor a response gets 400 with
 // -32600, as does a single request whose id is not a string, a number or
 // null.
-func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, handshake, ok bool) {
+func (h *Handler) classify(w http.ResponseWriter, line []byte, ids []string) (_ []string, handshake, ok bool) {
 	line = jsonscan.TrimSpace(line)
 	msgs := [][]byte{line}
 	if line[0] == '[' {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,7 @@ import (
 // open registers a stream for the requests ids of one POST, attached to
 // that POST's response. It returns nil with the HTTP status to answer
 // when the session has ended (404) or a request id is already awaiting
-// its answer (400). A lazy stream is undecided (see AnswerWait).
+// its answer (400). ids are copied. A lazy stream is undecided (see AnswerWait).
 func (s *Session) open(ids []string, useJSON, lazy, batch, handshake bool) (*stream, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -30,8 +31,14 @@ func (s *Session) open(ids []string, useJSON, lazy, batch, handshake bool) (*str
 			return nil, http.StatusBadRequest, "Invalid Request: a request with id " + jsonrpc.Truncate(id) + " is already in flight"
 		}
 	}
-	st := &stream{id: s.nextID, json: useJSON, undecided: lazy, batch: batch, pending: ids, next: 1,
+	st := &stream{id: s.nextID, json: useJSON, undecided: lazy, batch: batch, next: 1,
 		attached: true, owner: 1, handshake: handshake, wake: make(chan struct{}, 1)}
+	if len(ids) == 1 {
+		st.one[0] = ids[0]
+		st.pending = st.one[:1:1]
+	} else {
+		st.pending = slices.Clone(ids)
+	}
 	s.nextID++
 	s.streams[st.id] = st
 	for _, id := range ids {

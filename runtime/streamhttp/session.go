@@ -78,6 +78,8 @@ type stream struct {
 	closeAt   uint64   // the last event stored when CloseStream was called
 	retry     time.Duration
 	wake      chan struct{} // signalled when the stream changes
+
+	one [1]string // pending's room for a single request
 }
 
 // event is one message stored for a stream.
@@ -223,7 +225,7 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	case !m.Method && m.ID != nil: // an answer
+	case !m.Method && !m.ID.IsZero(): // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
