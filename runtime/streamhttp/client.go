@@ -403,16 +403,25 @@ func (s *ClientStream) fail(err error) error {
 
 // spawn runs f in a goroutine that Close waits for, unless Close began.
 func (s *ClientStream) spawn(f func()) bool {
+	if !s.reserve() {
+		return false
+	}
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// reserve counts a goroutine about to start, which Close waits for and
+// which calls s.wg.Done at its end, unless Close began (false).
+func (s *ClientStream) reserve() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopping || s.ctx.Err() != nil {
 		return false
 	}
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		f()
-	}()
 	return true
 }
 

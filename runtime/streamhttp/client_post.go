@@ -162,16 +162,18 @@ func (s *ClientStream) post(msg []byte) error {
 	req.Header["Content-Type"] = jsonType
 	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
 	s.expect(out.requests)
-	if !s.spawn(func() {
-		defer s.unexpect(out.requests)
-		s.exchange(req, withSession, out, cur.headers)
-	}) {
+	if !s.reserve() {
 		s.unexpect(out.requests)
 		if err := s.stopped(); err != nil {
 			return err
 		}
 		return ErrClientClosed
 	}
+	go func() { // one closure: the goroutine reserve counted
+		defer s.wg.Done()
+		defer s.unexpect(out.requests)
+		s.exchange(req, withSession, out, cur.headers)
+	}()
 	s.prev = cur
 	if len(out.requests) == 0 {
 		s.mu.Lock()
@@ -245,8 +247,28 @@ func (s *ClientStream) exchange(req *http.Request, withSession bool, out outgoin
 	if err != nil {
 		return
 	}
-	if next != nil {
-		next()
+	next.run(s)
+}
+
+// postRest is what remains of a POST once its status and headers are
+// handled: its body to read, or something else to do. A value, so that
+// the usual cases cost no closure.
+type postRest struct {
+	resp    *http.Response // an event stream or a JSON body to read
+	json    bool           // resp's body is JSON
+	pending map[string]bool
+	other   func() // anything else
+}
+
+func (r postRest) run(s *ClientStream) {
+	switch {
+	case r.other != nil:
+		r.other()
+	case r.resp == nil:
+	case r.json:
+		s.readJSON(r.resp.Body, r.resp.ContentLength, r.pending)
+	default:
+		s.runPostStream(r.resp.Body, &eventStream{kind: "POST", pending: r.pending})
 	}
 }
 
@@ -271,24 +293,24 @@ func (s *ClientStream) noteSession(resp *http.Response) {
 // It returns what remains to do (read the body, or hand Read the answers
 // made up for the requests the server failed), or the error that ended
 // the stream.
-func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) (func(), error) {
+func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) (postRest, error) {
 	if err := s.fatalStatus(http.MethodPost, resp, withSession); err != nil {
-		return nil, err
+		return postRest{}, err
 	}
 	if resp.StatusCode >= 300 {
 		e, body := newHTTPError(http.MethodPost, resp)
 		resp.Body.Close()
 		if len(out.requests) == 0 {
 			s.log.Warn("streamhttp: the server refused a message", "error", e)
-			return nil, nil
+			return postRest{}, nil
 		}
-		return func() {
+		return postRest{other: func() {
 			for _, line := range httpErrorResponses(out.requests, e, body) {
 				if !s.takeOrDrop(line, nil) {
 					return
 				}
 			}
-		}, nil
+		}}, nil
 	}
 	pending := make(map[string]bool, len(out.requests))
 	for _, id := range out.requests {
@@ -296,18 +318,18 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 	}
 	switch mediaType(resp) {
 	case "text/event-stream":
-		return func() { s.runPostStream(resp.Body, &eventStream{kind: "POST", pending: pending}) }, nil
+		return postRest{resp: resp, pending: pending}, nil
 	case "application/json":
-		return func() { s.readJSON(resp.Body, resp.ContentLength, pending) }, nil
+		return postRest{resp: resp, json: true, pending: pending}, nil
 	}
 	// 202 Accepted (or another body, which we do not read): the answers
 	// to any requests will come on another stream.
 	resp.Body.Close()
 	if len(pending) > 0 && resp.StatusCode != http.StatusAccepted {
 		err := fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type")))
-		return func() { s.failPending(pending, err) }, nil
+		return postRest{other: func() { s.failPending(pending, err) }}, nil
 	}
-	return nil, nil
+	return postRest{}, nil
 }
 
 // fatalStatus ends the stream, closing resp's body, when resp's status
