@@ -51,7 +51,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 // when a line end is inside it, then a newline (appended in place when
 // body has room). It reports false when body is not JSON.
 func toLine(body []byte) ([]byte, bool) {
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		return nil, false
 	}
 	body = jsonscan.TrimSpace(body)

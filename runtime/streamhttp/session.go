@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -201,7 +202,7 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
 	var m outMessage
 	if len(msg) > 0 {
-		ok := json.Valid(msg)
+		ok := jsonscan.Valid(msg)
 		if ok && msg[0] != '[' {
 			var err error
 			m, err = readOutMessage(msg)
