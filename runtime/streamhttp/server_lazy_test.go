@@ -164,3 +164,32 @@ func TestServerUndecidedCannotBeResumed(t *testing.T) {
 		t.Fatalf("answer %v", m)
 	}
 }
+
+// TestServerUndecidedSessionEnd: a POST still waiting for its first
+// message when its session ends gets 404, as a JSON answer would, rather
+// than an empty 200.
+func TestServerUndecidedSessionEnd(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{AnswerWait: time.Hour})
+	sid := ts.hello(t)
+	got := make(chan *http.Response, 1)
+	go func() {
+		resp, err := ts.try(context.Background(), request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
+		if err != nil {
+			t.Error(err)
+			close(got)
+			return
+		}
+		got <- resp
+	}()
+	waitFor(t, ts.started, long, "the handler to start")
+	del := ts.do(t, request{method: http.MethodDelete, session: sid})
+	del.Body.Close()
+	resp := waitFor(t, got, long, "the POST's answer")
+	if resp == nil {
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("POST waiting when its session ended: status %d, want 404", resp.StatusCode)
+	}
+}

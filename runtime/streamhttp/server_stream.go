@@ -360,6 +360,9 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 		case <-r.Context().Done():
 			return
 		case <-s.done:
+			if !started { // as a JSON answer would be told
+				httpError(w, http.StatusNotFound, "session ended")
+			}
 			return
 		}
 	}
