@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,23 @@ func TestServerUndecidedSessionEnd(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("POST waiting when its session ended: status %d, want 404", resp.StatusCode)
+	}
+}
+
+// TestAnswerWaitDefault: a zero AnswerWait takes the default that
+// runtime/README.md lists, and a negative one stays negative (off).
+func TestAnswerWaitDefault(t *testing.T) {
+	if got := (ServerOptions{}).withDefaults().AnswerWait; got != DefaultAnswerWait || DefaultAnswerWait != 5*time.Millisecond {
+		t.Errorf("default AnswerWait %v (DefaultAnswerWait %v), want 5ms", got, DefaultAnswerWait)
+	}
+	if got := (ServerOptions{AnswerWait: -1}).withDefaults().AnswerWait; got >= 0 {
+		t.Errorf("AnswerWait -1 became %v", got)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := "| 5 ms | `ServerOptions.AnswerWait` |"; !strings.Contains(string(readme), row) {
+		t.Errorf("runtime/README.md does not document %q", row)
 	}
 }
