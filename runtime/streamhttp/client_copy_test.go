@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,17 +50,22 @@ func TestClientTakesEachEventWhole(t *testing.T) {
 	}
 }
 
-// TestSSEParserDataInPlace: an event's data is handed out from the
-// parser's buffer, so that reading events costs no allocation per event.
+// TestSSEParserDataInPlace: an event's data and id are handed out from
+// the parser's buffers, so that reading events costs no allocation per
+// event.
 func TestSSEParserDataInPlace(t *testing.T) {
 	var in bytes.Buffer
 	for i := range 300 {
-		fmt.Fprintf(&in, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":%d}}\n\n", i)
+		fmt.Fprintf(&in, "event: message\nid: 2_%d\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":%d}}\n\n", i, i)
 	}
 	p := newSSEParser(&in, 1<<20)
+	want := make([]byte, 0, 16)
+	i := 0
 	n := testing.AllocsPerRun(200, func() {
-		if ev, err := p.Next(); err != nil || !json.Valid(ev.Data) {
-			t.Fatalf("Next = %q, %v", ev.Data, err)
+		want = strconv.AppendInt(append(want[:0], "2_"...), int64(i), 10)
+		i++
+		if ev, err := p.Next(); err != nil || !json.Valid(ev.Data) || !bytes.Equal(ev.ID, want) || !bytes.Equal(p.LastID, want) {
+			t.Fatalf("Next = %q id %q, %v; want id %q", ev.Data, ev.ID, err, want)
 		}
 	})
 	if n != 0 {
@@ -106,7 +112,7 @@ func TestSSEParserReused(t *testing.T) {
 	for range 2 { // the pool may hand out p or a new parser
 		q := getSSEParser(strings.NewReader("data: x\n\n"), 64)
 		ev, err := q.Next()
-		if err != nil || string(ev.Data) != "x" || ev.Type != "" || ev.ID != "" || q.LastID != "" || q.HasRetry || q.max != 64 {
+		if err != nil || string(ev.Data) != "x" || ev.Type != "" || len(ev.ID) != 0 || len(q.LastID) != 0 || q.HasRetry || q.max != 64 {
 			t.Fatalf("reused parser: event %+v (%v), LastID %q, HasRetry %v", ev, err, q.LastID, q.HasRetry)
 		}
 		putSSEParser(q)
