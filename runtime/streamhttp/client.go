@@ -155,6 +155,7 @@ type ClientStream struct {
 	mu          sync.Mutex
 	stopping    bool            // Close began: no goroutine starts any more
 	sessionID   string          // from the handshake's answer
+	headerVals  []string        // sessionID and version, shared by the requests' headers (full slices)
 	sessionGone bool            // the server answered 404 to our session
 	version     string          // negotiated revision, from the handshake's result
 	handshakeID []byte          // id of the handshake request awaiting its answer
@@ -341,8 +342,12 @@ func (s *ClientStream) setHeaders(h http.Header, handshake bool) bool {
 	}
 	s.mu.Lock()
 	sid, ver := s.sessionID, s.version
+	vals := s.headerVals
+	if vals == nil || vals[0] != sid || vals[1] != ver {
+		vals = []string{sid, ver} // one allocation for both, until they change
+		s.headerVals = vals
+	}
 	s.mu.Unlock()
-	vals := []string{sid, ver} // one allocation for both
 	if sid != "" && s.proto.SessionHeader != "" {
 		h[s.sessionKey] = vals[0:1:1]
 	}
@@ -398,16 +403,25 @@ func (s *ClientStream) fail(err error) error {
 
 // spawn runs f in a goroutine that Close waits for, unless Close began.
 func (s *ClientStream) spawn(f func()) bool {
+	if !s.reserve() {
+		return false
+	}
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// reserve counts a goroutine about to start, which Close waits for and
+// which calls s.wg.Done at its end, unless Close began (false).
+func (s *ClientStream) reserve() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopping || s.ctx.Err() != nil {
 		return false
 	}
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		f()
-	}()
 	return true
 }
 

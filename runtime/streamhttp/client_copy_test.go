@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,17 +50,22 @@ func TestClientTakesEachEventWhole(t *testing.T) {
 	}
 }
 
-// TestSSEParserDataInPlace: an event's data is handed out from the
-// parser's buffer, so that reading events costs no allocation per event.
+// TestSSEParserDataInPlace: an event's data and id are handed out from
+// the parser's buffers, so that reading events costs no allocation per
+// event.
 func TestSSEParserDataInPlace(t *testing.T) {
 	var in bytes.Buffer
 	for i := range 300 {
-		fmt.Fprintf(&in, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":%d}}\n\n", i)
+		fmt.Fprintf(&in, "event: message\nid: 2_%d\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":%d}}\n\n", i, i)
 	}
 	p := newSSEParser(&in, 1<<20)
+	want := make([]byte, 0, 16)
+	i := 0
 	n := testing.AllocsPerRun(200, func() {
-		if ev, err := p.Next(); err != nil || !json.Valid(ev.Data) {
-			t.Fatalf("Next = %q, %v", ev.Data, err)
+		want = strconv.AppendInt(append(want[:0], "2_"...), int64(i), 10)
+		i++
+		if ev, err := p.Next(); err != nil || !json.Valid(ev.Data) || !bytes.Equal(ev.ID, want) || !bytes.Equal(p.LastID, want) {
+			t.Fatalf("Next = %q id %q, %v; want id %q", ev.Data, ev.ID, err, want)
 		}
 	})
 	if n != 0 {
@@ -106,7 +112,7 @@ func TestSSEParserReused(t *testing.T) {
 	for range 2 { // the pool may hand out p or a new parser
 		q := getSSEParser(strings.NewReader("data: x\n\n"), 64)
 		ev, err := q.Next()
-		if err != nil || string(ev.Data) != "x" || ev.Type != "" || ev.ID != "" || q.LastID != "" || q.HasRetry || q.max != 64 {
+		if err != nil || string(ev.Data) != "x" || ev.Type != "" || len(ev.ID) != 0 || len(q.LastID) != 0 || q.HasRetry || q.max != 64 {
 			t.Fatalf("reused parser: event %+v (%v), LastID %q, HasRetry %v", ev, err, q.LastID, q.HasRetry)
 		}
 		putSSEParser(q)
@@ -116,4 +122,79 @@ func TestSSEParserReused(t *testing.T) {
 		t.Fatalf("big event: %d bytes, %v", len(ev.Data), err)
 	}
 	putSSEParser(big) // dropped: it is too large to keep
+}
+
+// TestClientReadsJSONAnswers: a JSON body reaches Read as one line, in
+// the buffer it was read into when its length was announced (no copy),
+// compacted when it spans lines; a body shorter than announced is an
+// error, and an unannounced one is read as it comes.
+func TestClientReadsJSONAnswers(t *testing.T) {
+	s, err := Dial(context.Background(), "http://127.0.0.1:1/", testProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		name, body string
+		n          int64 // announced length; -2: the body's own
+		want       string
+	}{
+		{"announced", `{"jsonrpc":"2.0","id":1, "result":true}`, -2, `{"jsonrpc":"2.0","id":1, "result":true}`},
+		{"spaces around", " \n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":2}\r\n", -2, `{"jsonrpc":"2.0","id":1,"result":2}`},
+		{"pretty", "{\"jsonrpc\":\"2.0\",\n \"id\":1,\n \"result\":3}", -2, `{"jsonrpc":"2.0","id":1,"result":3}`},
+		{"not announced", `{"jsonrpc":"2.0","id":1,"result":4}`, -1, `{"jsonrpc":"2.0","id":1,"result":4}`},
+		{"shorter than announced", `{"jsonrpc":"2.0","id":1,"result":5}`, 100, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := c.n
+			if n == -2 {
+				n = int64(len(c.body))
+			}
+			ids := []json.RawMessage{json.RawMessage("1")}
+			s.expect(ids) // awaited, so that a failure is answered
+			defer s.unexpect(ids)
+			s.readJSON(io.NopCloser(strings.NewReader(c.body)), n, map[string]bool{"1": true})
+			line := string(within(t, s.incoming, 10*time.Second, "a line"))
+			if c.want == "" {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(line), &m); err != nil || m["error"] == nil {
+					t.Fatalf("line %q, want an error answer", line)
+				}
+				return
+			}
+			if line != c.want+"\n" {
+				t.Fatalf("line %q, want %q", line, c.want+"\n")
+			}
+		})
+	}
+	// An announced body costs one allocation on its way to Read.
+	body := strings.NewReader("")
+	rc := io.NopCloser(body)
+	msg := `{"jsonrpc":"2.0","id":1,"result":true}`
+	pending := map[string]bool{}
+	allocs := testing.AllocsPerRun(100, func() {
+		body.Reset(msg)
+		pending["1"] = true
+		s.readJSON(rc, int64(len(msg)), pending)
+		<-s.incoming
+	})
+	if allocs != 1 {
+		t.Errorf("%v allocations per JSON answer, want 1 (its buffer)", allocs)
+	}
+}
+
+// TestReadAnnouncedReadsToEnd: the body is read to its end, so that its
+// connection can be reused; a body of another length is an error.
+func TestReadAnnouncedReadsToEnd(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		n    int
+		ok   bool
+	}{{"abc", 3, true}, {"", 0, true}, {"ab", 3, false}, {"abcd", 3, false}} {
+		r := &eofReader{r: strings.NewReader(c.body)}
+		data, err := readAnnounced(r, c.n)
+		if (err == nil) != c.ok || (c.ok && (string(data) != c.body || cap(data) != c.n+1 || !r.eof)) {
+			t.Errorf("readAnnounced(%q, %d) = %q (cap %d), %v, end seen %v", c.body, c.n, data, cap(data), err, r.eof)
+		}
+	}
 }

@@ -158,21 +158,22 @@ func (s *ClientStream) post(msg []byte) error {
 		return s.fail(fmt.Errorf("streamhttp: POST: %w", err))
 	}
 	withSession := s.setHeaders(req.Header, out.handshake != nil)
-	vals := []string{"application/json, text/event-stream", "application/json"} // one allocation for both
-	req.Header["Accept"] = vals[0:1:1]
-	req.Header["Content-Type"] = vals[1:2:2]
+	req.Header["Accept"] = postAccept
+	req.Header["Content-Type"] = jsonType
 	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
 	s.expect(out.requests)
-	if !s.spawn(func() {
-		defer s.unexpect(out.requests)
-		s.exchange(req, withSession, out, cur.headers)
-	}) {
+	if !s.reserve() {
 		s.unexpect(out.requests)
 		if err := s.stopped(); err != nil {
 			return err
 		}
 		return ErrClientClosed
 	}
+	go func() { // one closure: the goroutine reserve counted
+		defer s.wg.Done()
+		defer s.unexpect(out.requests)
+		s.exchange(req, withSession, out, cur.headers)
+	}()
 	s.prev = cur
 	if len(out.requests) == 0 {
 		s.mu.Lock()
@@ -181,6 +182,10 @@ func (s *ClientStream) post(msg []byte) error {
 	}
 	return nil
 }
+
+// postAccept is the Accept header of every POST, shared (a full slice:
+// adding a value copies it).
+var postAccept = []string{"application/json, text/event-stream"}[:1:1]
 
 // inFlight is a POST whose response headers may not have arrived.
 type inFlight struct {
@@ -242,8 +247,28 @@ func (s *ClientStream) exchange(req *http.Request, withSession bool, out outgoin
 	if err != nil {
 		return
 	}
-	if next != nil {
-		next()
+	next.run(s)
+}
+
+// postRest is what remains of a POST once its status and headers are
+// handled: its body to read, or something else to do. A value, so that
+// the usual cases cost no closure.
+type postRest struct {
+	resp    *http.Response // an event stream or a JSON body to read
+	json    bool           // resp's body is JSON
+	pending map[string]bool
+	other   func() // anything else
+}
+
+func (r postRest) run(s *ClientStream) {
+	switch {
+	case r.other != nil:
+		r.other()
+	case r.resp == nil:
+	case r.json:
+		s.readJSON(r.resp.Body, r.resp.ContentLength, r.pending)
+	default:
+		s.runPostStream(r.resp.Body, &eventStream{kind: "POST", pending: r.pending})
 	}
 }
 
@@ -268,24 +293,24 @@ func (s *ClientStream) noteSession(resp *http.Response) {
 // It returns what remains to do (read the body, or hand Read the answers
 // made up for the requests the server failed), or the error that ended
 // the stream.
-func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) (func(), error) {
+func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) (postRest, error) {
 	if err := s.fatalStatus(http.MethodPost, resp, withSession); err != nil {
-		return nil, err
+		return postRest{}, err
 	}
 	if resp.StatusCode >= 300 {
 		e, body := newHTTPError(http.MethodPost, resp)
 		resp.Body.Close()
 		if len(out.requests) == 0 {
 			s.log.Warn("streamhttp: the server refused a message", "error", e)
-			return nil, nil
+			return postRest{}, nil
 		}
-		return func() {
+		return postRest{other: func() {
 			for _, line := range httpErrorResponses(out.requests, e, body) {
 				if !s.takeOrDrop(line, nil) {
 					return
 				}
 			}
-		}, nil
+		}}, nil
 	}
 	pending := make(map[string]bool, len(out.requests))
 	for _, id := range out.requests {
@@ -293,18 +318,18 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 	}
 	switch mediaType(resp) {
 	case "text/event-stream":
-		return func() { s.runPostStream(resp.Body, &eventStream{kind: "POST", pending: pending}) }, nil
+		return postRest{resp: resp, pending: pending}, nil
 	case "application/json":
-		return func() { s.readJSON(resp.Body, pending) }, nil
+		return postRest{resp: resp, json: true, pending: pending}, nil
 	}
 	// 202 Accepted (or another body, which we do not read): the answers
 	// to any requests will come on another stream.
 	resp.Body.Close()
 	if len(pending) > 0 && resp.StatusCode != http.StatusAccepted {
 		err := fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type")))
-		return func() { s.failPending(pending, err) }, nil
+		return postRest{other: func() { s.failPending(pending, err) }}, nil
 	}
-	return nil, nil
+	return postRest{}, nil
 }
 
 // fatalStatus ends the stream, closing resp's body, when resp's status
@@ -338,11 +363,20 @@ func mediaType(resp *http.Response) string {
 	return mt
 }
 
-// readJSON reads a JSON body holding one message (or batch) and hands it
-// to Read; requests of pending that it did not answer get an error.
-func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
+// readJSON reads a JSON body of length n (-1: not announced) holding
+// one message (or batch) and hands it to Read; requests of pending that
+// it did not answer get an error.
+func (s *ClientStream) readJSON(body io.ReadCloser, n int64, pending map[string]bool) {
 	defer body.Close()
-	data, err := io.ReadAll(io.LimitReader(body, int64(s.opts.MaxMessageBytes)+1))
+	var data []byte
+	var err error
+	if n >= 0 && n <= min(int64(s.opts.MaxMessageBytes), 64<<10) {
+		// Announced and small: allocated at once. A larger length is
+		// not trusted; the buffer grows with what actually arrives.
+		data, err = readAnnounced(body, int(n))
+	} else {
+		data, err = io.ReadAll(io.LimitReader(body, int64(s.opts.MaxMessageBytes)+1))
+	}
 	switch {
 	case s.ctx.Err() != nil:
 		return
@@ -355,7 +389,7 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 			return // an empty 200 to a notification or an answer
 		}
 		err = errors.New("the answer is empty")
-	case !s.take(data, pending):
+	case !s.takeOwned(data, pending):
 		return
 	}
 	if err != nil {
@@ -367,6 +401,34 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 		}
 		s.failPending(pending, err)
 	}
+}
+
+// readAnnounced reads a body of n bytes, as its Content-Length
+// announced, into a buffer with room for one more byte, and reads on to
+// the body's end (so that its connection can be reused).
+func readAnnounced(body io.Reader, n int) ([]byte, error) {
+	data := make([]byte, n+1)
+	m, err := io.ReadFull(body, data)
+	switch {
+	case m == n && (err == io.EOF || err == io.ErrUnexpectedEOF):
+		return data[:n], nil
+	case err == nil: // longer than announced: net/http does not let this happen
+		return nil, errors.New("the body is longer than its Content-Length")
+	}
+	return nil, err
+}
+
+// takeOwned is take for a message in a buffer of its own, which becomes
+// the line when it has room for the line's end: no copy.
+func (s *ClientStream) takeOwned(data []byte, pending map[string]bool) bool {
+	raw := bytes.TrimSpace(data)
+	if cap(data) <= len(raw) || bytes.IndexByte(raw, '\n') >= 0 || !jsonscan.Valid(raw) {
+		return s.take(raw, pending)
+	}
+	line := data[:len(raw)+1]
+	copy(line, raw) // to the front, past any leading space
+	line[len(raw)] = '\n'
+	return s.takeOrDrop(line, pending)
 }
 
 // take compacts one message from the server into a line, notes the

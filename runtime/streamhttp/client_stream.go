@@ -1,6 +1,7 @@
 package streamhttp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,7 +18,7 @@ import (
 type eventStream struct {
 	kind     string          // "POST" or "GET", for logs
 	pending  map[string]bool // ids of the requests whose answers it owes
-	lastID   string          // the last event id seen
+	lastID   []byte          // the last event id seen
 	retry    time.Duration   // the server's last retry value
 	hasRetry bool
 	failures int // attempts in a row that failed or brought nothing new
@@ -31,7 +32,7 @@ var errNoResume = errors.New("streamhttp: the server offers no GET stream to res
 // record only when it would be written.
 func (s *ClientStream) logStreamDone(st *eventStream) {
 	if s.log.Enabled(s.ctx, slog.LevelDebug) {
-		s.log.Debug("streamhttp: event stream done", "stream", st.kind, "last-event-id", jsonrpc.Truncate(st.lastID))
+		s.log.Debug("streamhttp: event stream done", "stream", st.kind, "last-event-id", jsonrpc.Truncate(string(st.lastID)))
 	}
 }
 
@@ -44,7 +45,7 @@ func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
 	for s.prune(st.pending) > 0 && s.ctx.Err() == nil {
 		switch {
 		case errors.Is(err, errEventTooLarge):
-		case st.lastID == "":
+		case len(st.lastID) == 0:
 			err = errors.New("the answer's event stream ended before the answer, with no event id to resume from")
 		default:
 			var resp *http.Response
@@ -155,12 +156,13 @@ func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
 	defer body.Close()
 	p := getSSEParser(body, s.opts.MaxMessageBytes)
 	defer putSSEParser(p) // every event taken has been copied
-	p.LastID, p.idBuf = st.lastID, st.lastID
+	p.LastID = append(p.LastID[:0], st.lastID...)
+	p.id = append(p.id[:0], st.lastID...)
 	owed := len(st.pending) > 0
 	for {
 		ev, err := p.Next()
-		if p.LastID != st.lastID {
-			st.lastID = p.LastID
+		if !bytes.Equal(p.LastID, st.lastID) { // copied: the parser's buffer is reused
+			st.lastID = append(st.lastID[:0], p.LastID...)
 			st.failures = 0
 		}
 		if p.HasRetry {
@@ -228,7 +230,7 @@ func (s *ClientStream) resume(st *eventStream, wait bool) (*http.Response, error
 		}
 		wait = true
 		st.failures++
-		resp, err := s.get(st.lastID)
+		resp, err := s.get(string(st.lastID))
 		if err != nil {
 			if s.ctx.Err() != nil {
 				return nil, ErrClientClosed

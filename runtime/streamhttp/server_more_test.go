@@ -178,32 +178,44 @@ func (p pipeEnd) Close() error {
 	return p.PipeWriter.Close()
 }
 
+// TestServerAcceptVariants checks the kind of answer each Accept header
+// gets for a request answered at once: with AnswerWait (an hour here, so
+// that only the answer decides) application/json whenever the client
+// accepts it; with a negative AnswerWait an event stream whenever the
+// client accepts one.
 func TestServerAcceptVariants(t *testing.T) {
-	ts := newEchoServer(t, ServerOptions{})
-	sid := ts.hello(t)
+	lazy := newEchoServer(t, ServerOptions{AnswerWait: time.Hour})
+	atOnce := newEchoServer(t, ServerOptions{AnswerWait: -1})
+	lazySID, atOnceSID := lazy.hello(t), atOnce.hello(t)
 	for i, c := range []struct {
-		accept string
-		ctype  string // the answer's Content-Type, or "" for 406
+		accept       string
+		lazy, atOnce string // the answer's Content-Type, or "" for 406
 	}{
-		{"application/json, text/event-stream", "text/event-stream"},
-		{"text/event-stream", "text/event-stream"},
-		{"application/json", "application/json"},
-		{"application/json;q=0.9, text/event-stream;q=0", "application/json"},
-		{"*/*", "text/event-stream"},
-		{"-", "text/event-stream"},
-		{"text/html", ""},
+		{"application/json, text/event-stream", "application/json", "text/event-stream"},
+		{"text/event-stream", "text/event-stream", "text/event-stream"},
+		{"application/json", "application/json", "application/json"},
+		{"application/json;q=0.9, text/event-stream;q=0", "application/json", "application/json"},
+		{"*/*", "application/json", "text/event-stream"},
+		{"-", "application/json", "text/event-stream"},
+		{"text/html", "", ""},
 	} {
-		resp := ts.do(t, request{session: sid, accept: c.accept, body: fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo"}`, i)})
-		resp.Body.Close()
-		got := resp.Header.Get("Content-Type")
-		if c.ctype == "" {
-			if resp.StatusCode != http.StatusNotAcceptable {
-				t.Errorf("Accept %q: status %d, want 406", c.accept, resp.StatusCode)
+		for _, srv := range []struct {
+			ts    *echoServer
+			sid   string
+			ctype string
+		}{{lazy, lazySID, c.lazy}, {atOnce, atOnceSID, c.atOnce}} {
+			resp := srv.ts.do(t, request{session: srv.sid, accept: c.accept, body: fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo"}`, i)})
+			resp.Body.Close()
+			got := resp.Header.Get("Content-Type")
+			if srv.ctype == "" {
+				if resp.StatusCode != http.StatusNotAcceptable {
+					t.Errorf("Accept %q: status %d, want 406", c.accept, resp.StatusCode)
+				}
+				continue
 			}
-			continue
-		}
-		if got != c.ctype {
-			t.Errorf("Accept %q: Content-Type %q, want %q", c.accept, got, c.ctype)
+			if got != srv.ctype {
+				t.Errorf("Accept %q, AnswerWait %v: Content-Type %q, want %q", c.accept, srv.ts.h.opts.AnswerWait, got, srv.ctype)
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ const (
 	DefaultWriteTimeout  = 10 * time.Second
 	DefaultRetry         = time.Second
 	DefaultKeepAlive     = 15 * time.Second
+	DefaultAnswerWait    = 5 * time.Millisecond
 )
 
 // ServerOptions configures a [Handler]. The zero value serves sessions
@@ -32,6 +33,21 @@ type ServerOptions struct {
 	// client accepts an event stream; messages a handler sends while
 	// serving the request then go to the GET stream.
 	JSONResponse bool
+	// AnswerWait is how long the answer to a POST holding one request
+	// (not a batch) is held before the server settles how to send it,
+	// when the client accepts both application/json and an event stream.
+	// If the request's answer is the first message for it within
+	// AnswerWait, it goes as one application/json body. A message
+	// related to the request coming first, CloseStream, or AnswerWait
+	// passing start the event stream instead, with its priming event
+	// (an event id and the retry delay) first, as a stream always has:
+	// so a request answered at once costs no event stream, and one that
+	// runs longer gets the priming event, keep-alive comments and
+	// resumption after AnswerWait at most. Default
+	// [DefaultAnswerWait]; negative: such a POST gets an event stream at
+	// once. JSONResponse, or an Accept header without one of the two
+	// types, decides without waiting.
+	AnswerWait time.Duration
 	// Versions lists the revisions the server speaks. A request after the
 	// handshake whose VersionHeader names another one gets 400; as in
 	// the official SDKs, it is not compared with the revision the
@@ -112,6 +128,9 @@ func (o ServerOptions) withDefaults() ServerOptions {
 	}
 	if o.Retry <= 0 {
 		o.Retry = DefaultRetry
+	}
+	if o.AnswerWait == 0 {
+		o.AnswerWait = DefaultAnswerWait
 	}
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive

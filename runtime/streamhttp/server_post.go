@@ -51,7 +51,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 // when a line end is inside it, then a newline (appended in place when
 // body has room). It reports false when body is not JSON.
 func toLine(body []byte) ([]byte, bool) {
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		return nil, false
 	}
 	body = jsonscan.TrimSpace(body)
@@ -92,7 +92,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		rpcError(w, http.StatusBadRequest, jsonrpc.CodeParseError, "Parse error: invalid JSON")
 		return
 	}
-	ids, handshake, ok := h.classify(w, line)
+	var idRoom [1]string // a single request's id stays on the stack
+	ids, handshake, ok := h.classify(w, line, idRoom[:0])
 	if !ok {
 		return
 	}
@@ -140,7 +141,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	useJSON := !streamOK || (h.opts.JSONResponse && jsonOK)
-	st, status, why := s.open(ids, useJSON, batch, handshake && created)
+	lazy := !useJSON && jsonOK && !batch && h.opts.AnswerWait > 0
+	st, status, why := s.open(ids, useJSON, lazy, batch, handshake && created)
 	if st == nil {
 		if status == http.StatusBadRequest {
 			rpcError(w, status, jsonrpc.CodeInvalidRequest, why)
@@ -153,21 +155,21 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if useJSON {
 		h.answerJSON(w, r, s, st, line)
 	} else {
-		h.serveStream(w, r, s, st, 1, 0, line)
+		h.serveStream(w, r, s, st, 1, 0, line, lazy)
 	}
 	if created && s.handshakeFailed() {
 		s.End()
 	}
 }
 
-// classify reads the ids of the requests in a POSTed line, and whether
+// classify appends to ids the ids of the requests in a POSTed line, and whether
 // it is the protocol's handshake. It reads members the way a
 // jsonrpc.Conn does (exact names, the last of duplicates), so that it
 // expects an answer exactly when the connection gives one. A message that
 // is neither a request, a notification nor a response gets 400 with
 // -32600, as does a single request whose id is not a string, a number or
 // null.
-func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, handshake, ok bool) {
+func (h *Handler) classify(w http.ResponseWriter, line []byte, ids []string) (_ []string, handshake, ok bool) {
 	line = jsonscan.TrimSpace(line)
 	msgs := [][]byte{line}
 	if line[0] == '[' {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,8 +19,8 @@ import (
 // open registers a stream for the requests ids of one POST, attached to
 // that POST's response. It returns nil with the HTTP status to answer
 // when the session has ended (404) or a request id is already awaiting
-// its answer (400).
-func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, int, string) {
+// its answer (400). ids are copied. A lazy stream is undecided (see AnswerWait).
+func (s *Session) open(ids []string, useJSON, lazy, batch, handshake bool) (*stream, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
@@ -30,8 +31,14 @@ func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, i
 			return nil, http.StatusBadRequest, "Invalid Request: a request with id " + jsonrpc.Truncate(id) + " is already in flight"
 		}
 	}
-	st := &stream{id: s.nextID, json: useJSON, batch: batch, pending: ids, next: 1,
+	st := &stream{id: s.nextID, json: useJSON, undecided: lazy, batch: batch, next: 1,
 		attached: true, owner: 1, handshake: handshake, wake: make(chan struct{}, 1)}
+	if len(ids) == 1 {
+		st.one[0] = ids[0]
+		st.pending = st.one[:1:1]
+	} else {
+		st.pending = slices.Clone(ids)
+	}
 	s.nextID++
 	s.streams[st.id] = st
 	for _, id := range ids {
@@ -55,7 +62,7 @@ func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, 
 	switch {
 	case s.ended:
 		return nil, 0, http.StatusNotFound, "session ended"
-	case st == nil || st.json || seq >= st.next:
+	case st == nil || st.json || st.undecided || seq >= st.next:
 		return nil, 0, http.StatusBadRequest, "unknown event id"
 	case seq < st.evicted:
 		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"
@@ -182,7 +189,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.detach(st, owner)
-	h.serveStream(w, r, s, st, owner, seq, nil)
+	h.serveStream(w, r, s, st, owner, seq, nil, false)
 }
 
 // formatEventID and parseEventID name an event by its stream and
@@ -217,17 +224,16 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 // within WriteTimeout, the session ends, CloseStream asks, or a
 // resumption takes the stream over.
 //
+// A lazy stream (st undecided, see AnswerWait) writes nothing until the
+// first message for it, CloseStream or AnswerWait: an answer that comes
+// first goes as one application/json body instead, anything else starts
+// the event stream.
+//
 // What is written is flushed before the stream waits for anything (the
 // connection to take line, a message) and when it ends, so that an answer
 // ready at once leaves with the first event in one write.
-func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, owner, seq uint64, line []byte) {
+func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, owner, seq uint64, line []byte, lazy bool) {
 	rc := http.NewResponseController(w)
-	hdr := w.Header()
-	vals := []string{"text/event-stream", "no-cache, no-transform", "no"} // one allocation for the three
-	hdr["Content-Type"] = vals[0:1:1]
-	hdr["Cache-Control"] = vals[1:2:2]
-	hdr["X-Accel-Buffering"] = vals[2:3:3]
-	w.WriteHeader(http.StatusOK)
 	s.mu.Lock()
 	gen := st.closeGen
 	s.mu.Unlock()
@@ -235,36 +241,73 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 	if bp == nil {
 		bp = new([]byte)
 	}
-	b := appendControl((*bp)[:0], st.id, seq, h.opts.Retry)
+	b := (*bp)[:0]
 	defer func() { // the writes are done with b
 		if cap(b) <= maxPooledBytes {
 			*bp = b[:0]
 			eventBufs.Put(bp)
 		}
 	}()
+	started := !lazy
+	if started {
+		streamHeaders(w)
+		b = appendControl(b, st.id, seq, h.opts.Retry)
+	}
 	if line != nil && !s.tryDeliver(line) {
-		if !h.writeEvents(w, rc, b) {
-			return
+		if started {
+			if !h.writeEvents(w, rc, b) {
+				return
+			}
+			b = b[:0]
 		}
-		b = b[:0]
 		if !s.deliver(line, r.Context().Done()) {
 			return
 		}
 	}
-	var tick <-chan time.Time
+	var timer *time.Timer // AnswerWait while undecided, then KeepAlive
+	armed, waited := false, false
+	defer func() {
+		if timer != nil {
+			putTimer(timer)
+		}
+	}()
 	for {
 		s.mu.Lock()
+		starting := false
+		if !started {
+			if answer := st.answer; answer != nil {
+				st.answer, st.undecided = nil, false
+				s.mu.Unlock()
+				writeJSONAnswer(w, answer)
+				return
+			}
+			if waited || st.closeGen != gen || len(st.events) > 0 || st.complete() {
+				st.undecided = false
+				started, starting = true, true
+				b = appendControl(b, st.id, seq, h.opts.Retry)
+			}
+		}
 		closing, retry := st.closeGen != gen, st.retry
 		upTo := uint64(math.MaxUint64)
 		if closing {
 			upTo = st.closeAt // only what was stored when CloseStream was called
 		}
-		last, ok := s.appendEventsAfter(&b, st, seq, upTo)
+		last, ok := seq, true
+		if started {
+			last, ok = s.appendEventsAfter(&b, st, seq, upTo)
+		}
 		complete := st.complete() && !closing
 		replaced := st.owner != owner
 		s.mu.Unlock()
 		if replaced {
 			return
+		}
+		if starting {
+			streamHeaders(w)
+			if armed { // AnswerWait's timer: KeepAlive counts from here
+				timer.Stop()
+				armed = false
+			}
 		}
 		if !ok {
 			h.log.Warn("streamhttp: a client read too slowly; its events were evicted", "session", s.id)
@@ -292,18 +335,34 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 		if closing {
 			return
 		}
-		if tick == nil && h.opts.KeepAlive > 0 {
-			t := time.NewTicker(h.opts.KeepAlive)
-			defer t.Stop()
-			tick = t.C
+		if !armed {
+			d := h.opts.KeepAlive
+			if !started {
+				d = h.opts.AnswerWait
+			}
+			if d > 0 {
+				timer, armed = resetTimer(timer, d), true
+			}
+		}
+		var fired <-chan time.Time
+		if armed {
+			fired = timer.C
 		}
 		select {
 		case <-st.wake:
-		case <-tick:
-			b = append(b, ":\n\n"...)
+		case <-fired:
+			armed = false
+			if started {
+				b = append(b, ":\n\n"...)
+			} else {
+				waited = true
+			}
 		case <-r.Context().Done():
 			return
 		case <-s.done:
+			if !started { // as a JSON answer would be told
+				httpError(w, http.StatusNotFound, "session ended")
+			}
 			return
 		}
 	}

@@ -56,7 +56,7 @@ func TestServerFailedHandshakeEndsSession(t *testing.T) {
 }
 
 func TestServerAnswerAsEventStream(t *testing.T) {
-	ts := newEchoServer(t, ServerOptions{})
+	ts := newEchoServer(t, ServerOptions{AnswerWait: -1}) // an event stream at once
 	sid := ts.hello(t)
 	resp := ts.call(t, sid, 1, "echo", `{"pretty": [1, 2]}`)
 	defer resp.Body.Close()
@@ -94,7 +94,7 @@ func TestServerPrettyBodyStaysOneLine(t *testing.T) {
 }
 
 func TestServerPrettyAnswerStaysOneEvent(t *testing.T) {
-	ts := newEchoServer(t, ServerOptions{})
+	ts := newEchoServer(t, ServerOptions{AnswerWait: -1}) // an event stream at once
 	sid := ts.hello(t)
 	resp := ts.call(t, sid, 1, "pretty", "")
 	defer resp.Body.Close()
@@ -185,8 +185,18 @@ func TestServerGETStreamGetsUnrelatedMessages(t *testing.T) {
 	}
 }
 
+// TestServerCloseStreamThenResume: CloseStream ends the stream after an
+// id and the retry delay, and a GET with that id resumes it; a POST whose
+// answer is still undecided (an AnswerWait of an hour) starts its stream
+// for it.
 func TestServerCloseStreamThenResume(t *testing.T) {
-	ts := newEchoServer(t, ServerOptions{})
+	for _, wait := range []time.Duration{0, time.Hour, -1} {
+		t.Run(fmt.Sprint("AnswerWait=", wait), func(t *testing.T) { testCloseStreamThenResume(t, wait) })
+	}
+}
+
+func testCloseStreamThenResume(t *testing.T, wait time.Duration) {
+	ts := newEchoServer(t, ServerOptions{AnswerWait: wait})
 	sid := ts.hello(t)
 	resp := ts.call(t, sid, 3, "poll", "")
 	sse := newSSE(t, resp)
@@ -372,7 +382,7 @@ func TestServerBatchWithRepeatedID(t *testing.T) {
 }
 
 func TestServerStateless(t *testing.T) {
-	ts := newEchoServer(t, ServerOptions{Stateless: true})
+	ts := newEchoServer(t, ServerOptions{Stateless: true, AnswerWait: -1}) // an event stream at once
 	resp := ts.do(t, request{body: `{"jsonrpc":"2.0","id":1,"method":"echo","params":["x"]}`})
 	if resp.Header.Get(echoProto.SessionHeader) != "" {
 		t.Fatal("stateless answer carries a session id")

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -65,8 +66,9 @@ type stream struct {
 	json      bool     // answered with one application/json body, no events
 	batch     bool     // carries the answer to a batch
 	handshake bool     // carries the answer to the handshake
+	undecided bool     // its POST's response awaits its first message (AnswerWait)
 	pending   []string // id texts of the requests still unanswered
-	answer    []byte   // the answer, for a JSON stream
+	answer    []byte   // the answer, for a JSON stream or one answered first
 	next      uint64   // the sequence number of the next event (from 1)
 	events    []*event // stored events, oldest first
 	evicted   uint64   // the highest sequence number evicted from the store
@@ -77,6 +79,8 @@ type stream struct {
 	closeAt   uint64   // the last event stored when CloseStream was called
 	retry     time.Duration
 	wake      chan struct{} // signalled when the stream changes
+
+	one [1]string // pending's room for a single request
 }
 
 // event is one message stored for a stream.
@@ -198,7 +202,7 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
 	var m outMessage
 	if len(msg) > 0 {
-		ok := json.Valid(msg)
+		ok := jsonscan.Valid(msg)
 		if ok && msg[0] != '[' {
 			var err error
 			m, err = readOutMessage(msg)
@@ -222,7 +226,7 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	case !m.Method && m.ID != nil: // an answer
+	case !m.Method && !m.ID.IsZero(): // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
@@ -333,7 +337,8 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 	if st.handshake {
 		s.noteHandshake(msg)
 	}
-	if st.json {
+	if st.json || (st.undecided && st.next == 1) {
+		// The answer came first: it goes as one application/json body.
 		st.answer = append([]byte(nil), msg...)
 		st.signal()
 		if st.complete() && !st.attached {

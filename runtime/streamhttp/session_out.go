@@ -13,9 +13,9 @@ import (
 // turns stored ones into events.
 
 // outMessage is what routing needs to know of a message the server sends:
-// its id (nil when absent or null) and whether it has a method.
+// its id (zero when absent or null) and whether it has a method.
 type outMessage struct {
-	ID     *jsonrpc.ID
+	ID     jsonrpc.ID
 	Method bool
 }
 
@@ -38,15 +38,11 @@ func readOutMessage(msg []byte) (outMessage, error) {
 	err := jsonscan.DecodeObject(msg, func(key, value []byte) error {
 		switch {
 		case bytes.EqualFold(key, []byte("id")):
-			m.ID = nil
+			m.ID = jsonrpc.ID{}
 			if value[0] == 'n' {
 				return nil
 			}
-			id := new(jsonrpc.ID)
-			if err := id.UnmarshalJSON(value); err != nil {
-				return err
-			}
-			m.ID = id
+			return m.ID.UnmarshalJSON(value)
 		case bytes.EqualFold(key, []byte("method")):
 			switch value[0] {
 			case 'n':

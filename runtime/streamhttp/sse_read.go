@@ -22,8 +22,9 @@ type parsedEvent struct {
 	// Data is the data fields joined with "\n". It is the parser's buffer,
 	// valid until the next call of Next.
 	Data []byte
-	// ID is the stream's last event id once this event was dispatched.
-	ID string
+	// ID is the stream's last event id once this event was dispatched,
+	// the parser's LastID, valid until the next call of Next.
+	ID []byte
 }
 
 // sseParser reads server-sent events as the HTML standard defines them:
@@ -50,11 +51,12 @@ type sseParser struct {
 	data    []byte // the data buffer of the event being read
 	hasData bool
 	typ     string
-	idBuf   string // the id field of the event being read
+	id      []byte // the id field of the event being read
 
 	// LastID is the last event id, updated when an event is dispatched
-	// (priming events with empty data included).
-	LastID string
+	// (priming events with empty data included). Its buffer is reused:
+	// like an event's data, it holds until the next call to Next.
+	LastID []byte
 	// Retry is the last reconnection delay the server set, and HasRetry
 	// says whether it set one.
 	Retry    time.Duration
@@ -97,7 +99,7 @@ func putSSEParser(p *sseParser) {
 	}
 	p.src = eofReader{}
 	p.r.Reset(&p.src)
-	*p = sseParser{r: p.r, line: p.line[:0], data: p.data[:0]}
+	*p = sseParser{r: p.r, line: p.line[:0], data: p.data[:0], id: p.id[:0], LastID: p.LastID[:0]}
 	parsers.Put(p)
 }
 
@@ -144,7 +146,7 @@ func (p *sseParser) Next() (parsedEvent, error) {
 
 // dispatch ends the event being read and reports it when it had data.
 func (p *sseParser) dispatch() (parsedEvent, bool) {
-	p.LastID = p.idBuf
+	p.LastID = append(p.LastID[:0], p.id...)
 	if !p.hasData {
 		p.typ = ""
 		return parsedEvent{}, false
@@ -188,7 +190,7 @@ func (p *sseParser) field(line []byte) error {
 		p.hasData = true
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
-			p.idBuf = string(value)
+			p.id = append(p.id[:0], value...)
 		}
 	case "retry":
 		if ms, ok := parseDigits(value); ok {

@@ -20,12 +20,16 @@ import (
 const reconnectRetry = 250 * time.Millisecond
 
 // newHandler returns the handler of the endpoint: each session gets a
-// session value of its own.
+// session value of its own. Every request is answered with an event
+// stream at once (AnswerWait -1): by default an answer ready within
+// AnswerWait goes as application/json, and which ones are depends on
+// timing, so the suite's checks of event streams would run or not from
+// one run to the next.
 func newHandler(logger *slog.Logger) *streamhttp.Handler {
 	return streamhttp.NewHandler(mcp.HTTP, func(s *streamhttp.Session) {
 		log := logger.With("session", s.ID())
 		mcp.ConnectServer(s, newSession(log), jsonrpc.Options{Logger: log})
-	}, streamhttp.ServerOptions{Versions: supportedVersions, Logger: logger})
+	}, streamhttp.ServerOptions{Versions: supportedVersions, Logger: logger, AnswerWait: -1})
 }
 
 // serveHTTP serves MCP sessions over Streamable HTTP at addr, endpoint
