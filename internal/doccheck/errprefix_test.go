@@ -23,6 +23,7 @@ var unprefixedErrors = map[string]string{
 	"internal/jsonscan/jsonscan.go": `reasons of a FieldError (sent to the peer as -32602 data), made by the decoders of jsonrpc and rpcimpl`,
 	"rpcimpl/keyedmap.go":           `decoding errors for generated code: a FieldError's reason, or wrapped as "jsonrpc: decoding result of ..."`,
 	"rpcimpl/tuple.go":              `decoding errors for generated code: a FieldError's reason, or wrapped as "jsonrpc: decoding result of ..."`,
+	"rpcimpl/rawobject.go":          `EncodeObject's errors, wrapped by generated Set methods as "<member>: ..."`,
 	"rpcimpl/gensupport.go":         `decoding errors for generated code: a FieldError's reason, or wrapped as "jsonrpc: decoding result of ..."`,
 	"jsonrpc/dispatch.go":           `marshalValue's error, wrapped as "jsonrpc: encoding params of ..." or logged`,
 	"jsonrpc/oversize.go":           `a call's outcome, wrapped as "jsonrpc: call ...: response refused: ..."`,
