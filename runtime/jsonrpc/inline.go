@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
 )
 
 // A handler that [Options.Inline] names runs on the read loop, when
@@ -39,12 +41,17 @@ func noCancel() {}
 
 // runsInline reports whether a message of method, read now, is handled on
 // the read loop: the handler is named by Options.Inline, the stream does
-// not route answers by request, no request or notification waits for a
-// worker, no notification is being handled (they are handled in order,
-// and requests may have to wait for them), and a request would not run
-// beyond MaxConcurrentRequests.
+// not route answers by request, the peer has sent nothing behind it that
+// the reader already holds (a busy peer's messages are better read on
+// while workers answer, their answers gathered into shared writes), no
+// request or notification waits for a worker, no notification is being
+// handled (they are handled in order, and requests may have to wait for
+// them), and a request would not run beyond MaxConcurrentRequests.
 func (c *Conn) runsInline(method string) bool {
 	if c.opts.Inline == nil || c.related != nil || !c.opts.Inline(method) {
+		return false
+	}
+	if h, ok := c.reader.(framing.Holder); ok && h.Held() {
 		return false
 	}
 	return c.notifications.free(1) && c.requests.free(c.opts.MaxConcurrentRequests)

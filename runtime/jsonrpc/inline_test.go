@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"reflect"
 	"runtime"
@@ -249,6 +250,41 @@ func TestInlineDuplicateIDRefused(t *testing.T) {
 	}
 	if got, want := p.exchange(`{"jsonrpc":"2.0","id":9,"method":"where"}`), mustJSON(t, `{"jsonrpc":"2.0","id":9,"result":true}`); !reflect.DeepEqual(got, want) {
 		t.Errorf("after the panic: %v; want %v", got, want)
+	}
+}
+
+// TestInlineNotWhenMoreFollows: a request whose successor arrived with it
+// goes to a worker, so that the reader reads on.
+func TestInlineNotWhenMoreFollows(t *testing.T) {
+	h := mux{"where": func(context.Context, *Request) (any, error) { return onReader(stackOf()), nil }}
+	_, p := newRaw(t, Options{Handler: h, Inline: inlineSet("where")})
+	p.conn.SetWriteDeadline(time.Now().Add(waitLimit))
+	if _, err := p.conn.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"where"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"where"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for range 2 {
+		var m struct {
+			ID     json.RawMessage
+			Result bool
+		}
+		if err := json.Unmarshal([]byte(p.recv()), &m); err != nil {
+			t.Fatal(err)
+		}
+		got[string(m.ID)] = m.Result
+	}
+	if got["1"] {
+		t.Error("a request with another behind it ran on the reader")
+	}
+	// Alone, once the workers are done, it runs on the reader.
+	for id := 3; ; id++ {
+		frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"where"}`, id)
+		if reflect.DeepEqual(p.exchange(frame), mustJSON(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":true}`, id))) {
+			break
+		}
+		if id > 1000 {
+			t.Fatal("a lone request never ran on the reader")
+		}
 	}
 }
 

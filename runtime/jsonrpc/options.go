@@ -240,9 +240,10 @@ type Options struct {
 	// waiting on another request or on a lock held across one): the
 	// connection reads nothing else until the handler returns, so the
 	// peer cannot cancel it either. A message still goes to a worker when
-	// others wait to be handled, while a notification is being handled,
-	// as part of a batch, and over a stream that routes answers by
-	// request ([RelatedWriter]). Middleware, panic recovery, statistics
+	// the peer's next message arrived with it, when others wait to be
+	// handled, while a notification is being handled, as part of a
+	// batch, and over a stream that routes answers by request
+	// ([RelatedWriter]). Middleware, panic recovery, statistics
 	// and the refusal of a duplicate id apply as for any handler; the
 	// handler's context ends when the connection does. nil: none runs
 	// on the reader.
