@@ -378,15 +378,6 @@ func (c *Conn) readLoop() {
 	c.wg.Done()
 }
 
-// readEnd is how readMessages ended.
-type readEnd uint8
-
-const (
-	readDone     readEnd = iota // the stream or the connection ended
-	readIdle                    // idle a while: hand off (see readLoop)
-	readReplaced                // another goroutine reads now
-)
-
 // awaitInput waits for the next message's first bytes, then reads on as
 // the connection's reader. It starts from readLoop, as the reader, when
 // the connection has been idle a while.

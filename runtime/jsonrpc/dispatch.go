@@ -154,9 +154,7 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
 
 // runRequest handles one peer request and answers it.
 func (c *Conn) runRequest(in *incoming) {
-	if !in.inline {
-		c.queued.release(in.size)
-	}
+	c.dequeued(in)
 	select {
 	case <-c.done: // the connection ended while the request was queued
 		c.finishRequest(in)
@@ -247,9 +245,7 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 // in order, so the last messages a peer sends before closing are not lost;
 // their context is then already cancelled.
 func (c *Conn) runNotification(in *incoming) {
-	if !in.inline {
-		c.queued.release(in.size)
-	}
+	c.dequeued(in)
 	_, err := c.invoke(in.ctx, &in.req)
 	c.stats.add(statNotificationsHandled, 1)
 	if err != nil && !c.ignored(in.req.Method, err) {

@@ -34,6 +34,15 @@ type inlineReader struct {
 	handOffs atomic.Int64 // readers started by the watchdog, for tests
 }
 
+// readEnd is how readMessages ended.
+type readEnd uint8
+
+const (
+	readDone     readEnd = iota // the stream or the connection ended
+	readIdle                    // idle a while: hand off (see readLoop)
+	readReplaced                // another goroutine reads now (see above)
+)
+
 // noCancel is the cancel function of an inline request: its context is
 // the connection's, which ends with the connection, and the peer cannot
 // cancel it, since nothing is read until its handler returns.
@@ -96,6 +105,15 @@ func (c *Conn) notifyInline(in *incoming) {
 		c.order.queued()
 	}
 	c.runNotification(in)
+}
+
+// dequeued gives back what the request or notification in counted in
+// MaxQueuedBytes while it waited for a worker; one run on the read loop
+// never waited.
+func (c *Conn) dequeued(in *incoming) {
+	if !in.inline {
+		c.queued.release(in.size)
+	}
 }
 
 // answer sends msg, the answer to the request in outside a batch: from
