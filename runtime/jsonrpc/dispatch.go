@@ -84,7 +84,7 @@ func (c *Conn) dispatch(m *message, rpcErr *Error, b []byte, batch *batchReply, 
 			return
 		}
 		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.handlerCtx, size: int64(len(b))}
-		if c.runsInline(m.method) {
+		if batch == nil && c.runsInline(m.method) {
 			c.notifyInline(in)
 			return
 		}

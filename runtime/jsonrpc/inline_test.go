@@ -50,10 +50,11 @@ func TestInlineRunsOnReader(t *testing.T) {
 			return addHandler(ctx, req)
 		},
 		"other": func(context.Context, *Request) (any, error) { stacks <- stackOf(); return 1, nil },
+		"note":  func(context.Context, *Request) (any, error) { stacks <- stackOf(); return nil, nil },
 	}
 	rec := &writeRecorder{ReadWriteCloser: s2}
 	client := NewConn(s1, Options{})
-	server := NewConn(rec, Options{Handler: h, Inline: inlineSet("add")})
+	server := NewConn(rec, Options{Handler: h, Inline: inlineSet("add", "note")})
 	rec.conn = server
 	t.Cleanup(func() { client.Close(); server.Close() })
 
@@ -76,12 +77,14 @@ func TestInlineRunsOnReader(t *testing.T) {
 		t.Errorf("a method not named by Inline ran on the reader:\n%s", st)
 	}
 
-	calls := []*BatchCall{{Method: "add", Params: addParams{A: 2, B: 2}, Result: &res}}
+	calls := []*BatchCall{{Method: "add", Params: addParams{A: 2, B: 2}, Result: &res}, {Method: "note", Notification: true}}
 	if err := client.Batch(ctxLimit(t), calls); err != nil || calls[0].Err != nil || res.Sum != 4 {
 		t.Fatalf("batch: %v, %v, %+v", err, calls[0].Err, res)
 	}
-	if st := <-stacks; onReader(st) {
-		t.Errorf("a batch member ran on the reader:\n%s", st)
+	for range 2 {
+		if st := <-stacks; onReader(st) {
+			t.Errorf("a batch member ran on the reader:\n%s", st)
+		}
 	}
 }
 
