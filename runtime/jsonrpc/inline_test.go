@@ -77,9 +77,9 @@ func TestInlineRunsOnReader(t *testing.T) {
 		t.Errorf("a method not named by Inline ran on the reader:\n%s", st)
 	}
 
-	calls := []*BatchCall{{Method: "add", Params: addParams{A: 2, B: 2}, Result: &res}, {Method: "note", Notification: true}}
-	if err := client.Batch(ctxLimit(t), calls); err != nil || calls[0].Err != nil || res.Sum != 4 {
-		t.Fatalf("batch: %v, %v, %+v", err, calls[0].Err, res)
+	calls := []*BatchCall{{Method: "note", Notification: true}, {Method: "add", Params: addParams{A: 2, B: 2}, Result: &res}}
+	if err := client.Batch(ctxLimit(t), calls); err != nil || calls[1].Err != nil || res.Sum != 4 {
+		t.Fatalf("batch: %v, %v, %+v", err, calls[1].Err, res)
 	}
 	for range 2 {
 		if st := <-stacks; onReader(st) {
