@@ -41,6 +41,16 @@ func (s rpcgenServer) TextDocumentDidOpen(_ context.Context, p *benchproto.DidOp
 	return nil
 }
 
+// neverBlocks names the methods whose handlers above never block, so
+// that the server runs them on its reader (jsonrpc.Options.Inline).
+func neverBlocks(method string) bool {
+	switch method {
+	case benchproto.MethodAdd, benchproto.MethodEcho, benchproto.MethodTick, benchproto.MethodTextDocumentDidOpen:
+		return true
+	}
+	return false
+}
+
 // rpcgenSession is a generated client and server over one connection.
 type rpcgenSession struct {
 	clientConn *jsonrpc.Conn
@@ -58,7 +68,9 @@ func startRPCGen(client, server io.ReadWriteCloser, f framingKind, on sink) (ses
 	default:
 		return nil, fmt.Errorf("rpcgen: unknown framing %q", f)
 	}
-	serverConn := benchproto.ConnectServer(server, rpcgenServer{on: on}, opts)
+	serverOpts := opts
+	serverOpts.Inline = neverBlocks
+	serverConn := benchproto.ConnectServer(server, rpcgenServer{on: on}, serverOpts)
 	clientConn, remote := benchproto.ConnectClient(client, opts)
 	return &rpcgenSession{clientConn: clientConn, serverConn: serverConn, server: remote}, nil
 }

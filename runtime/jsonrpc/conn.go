@@ -100,6 +100,7 @@ type Conn struct {
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
 	order         noteOrder      // with Options.OrderRequestsAfterNotifications
+	inline        inlineReader   // with Options.Inline
 	wg            sync.WaitGroup // the read and write loops and tracked goroutines
 	handlers      sync.WaitGroup // request and notification workers
 }
@@ -358,10 +359,15 @@ func (c *Conn) closedError() error {
 // first bytes (awaitInput) and becomes the reader: an idle connection's
 // one goroutine keeps a goroutine's first, small stack, not the one the
 // reader grew while handling messages. A busy connection keeps its
-// reader.
+// reader. A reader replaced while it wrote an inline answer (see
+// inline.go) just ends.
 func (c *Conn) readLoop() {
-	if c.readMessages() {
+	switch c.readMessages() {
+	case readIdle:
 		go c.awaitInput()
+		return
+	case readReplaced:
+		c.wg.Done()
 		return
 	}
 	c.closeQueues()
@@ -385,9 +391,11 @@ func (c *Conn) closeQueues() {
 	}
 }
 
-// readMessages reads and dispatches messages until the stream ends, or
-// until it has been idle a while: then it returns true, to hand off.
-func (c *Conn) readMessages() (handOff bool) {
+// readMessages reads and dispatches messages until the stream ends, until
+// it has been idle a while, or until another goroutine has taken over
+// reading.
+func (c *Conn) readMessages() readEnd {
+	gen := c.readerGeneration()
 	for {
 		var msg []byte
 		var err error
@@ -398,7 +406,7 @@ func (c *Conn) readMessages() (handOff bool) {
 		}
 		if err != nil {
 			if err == framing.ErrStillIdle {
-				return true
+				return readIdle
 			}
 			if fe := recoverable(err); fe != nil {
 				if c.onFrame != nil {
@@ -416,10 +424,10 @@ func (c *Conn) readMessages() (handOff bool) {
 			if errors.Is(err, io.EOF) {
 				c.closeQueues()
 				c.peerFinished()
-				return false
+				return readDone
 			}
 			c.shutdown(&readError{err})
-			return false
+			return readDone
 		}
 		c.frameIn(msg)
 		if c.onFrame != nil {
@@ -429,9 +437,12 @@ func (c *Conn) readMessages() (handOff bool) {
 			c.markEstablished()
 		}
 		c.handleFrame(msg)
+		if c.replaced(gen) {
+			return readReplaced
+		}
 		select {
 		case <-c.done:
-			return false
+			return readDone
 		default:
 		}
 	}

@@ -21,6 +21,7 @@ type incoming struct {
 	batch  *batchReply // the batch it arrived in, or nil
 	after  uint64      // notifications to handle before this request starts
 	size   int64       // bytes of the message, counted in Conn.queued
+	inline bool        // run by the read loop (see Options.Inline)
 
 	peerCancelled bool        // guarded by Conn.mu
 	closeAfter    atomic.Bool // the handler called CloseAfterReply
@@ -83,6 +84,10 @@ func (c *Conn) dispatch(m *message, rpcErr *Error, b []byte, batch *batchReply, 
 			return
 		}
 		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.handlerCtx, size: int64(len(b))}
+		if batch == nil && c.runsInline(m.method) {
+			c.notifyInline(in)
+			return
+		}
 		if !c.queued.acquire(in.size, c.done) {
 			return
 		}
@@ -99,6 +104,10 @@ func (c *Conn) dispatch(m *message, rpcErr *Error, b []byte, batch *batchReply, 
 
 // acceptRequest registers a peer request and queues it for a handler.
 func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
+	if batch == nil && c.runsInline(m.method) {
+		c.requestInline(m)
+		return
+	}
 	ctx, cancel := context.WithCancel(c.requestBase)
 	in := &incoming{
 		req:    Request{ID: m.id, Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true},
@@ -145,7 +154,7 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
 
 // runRequest handles one peer request and answers it.
 func (c *Conn) runRequest(in *incoming) {
-	c.queued.release(in.size)
+	c.dequeued(in)
 	select {
 	case <-c.done: // the connection ended while the request was queued
 		c.finishRequest(in)
@@ -178,21 +187,21 @@ func (c *Conn) runRequest(in *incoming) {
 		return
 	}
 	if err != nil {
-		c.writeError(in.batch, in.req.ID, c.errorFor(&in.req, err, peerCancelled))
+		c.writeError(in, c.errorFor(&in.req, err, peerCancelled))
 		in.batch.complete(ID{}, nil)
 		return
 	}
 	msg, merr := c.encodeResult(in.req.ID, result)
 	if merr != nil {
 		c.warnError("jsonrpc: cannot encode result", "method", Truncate(in.req.Method), "error", Truncate(merr.Error()))
-		c.writeError(in.batch, in.req.ID, &Error{Code: CodeInternalError, Message: "Internal error"})
+		c.writeError(in, &Error{Code: CodeInternalError, Message: "Internal error"})
 		in.batch.complete(ID{}, nil)
 		return
 	}
 	if tooLarge(len(msg), c.opts.MaxResponseBytes) {
 		c.warn("jsonrpc: result too large; answered with an error", "method", Truncate(in.req.Method), "size", len(msg), "limit", c.opts.MaxResponseBytes)
 		c.recycle(msg)
-		c.writeError(in.batch, in.req.ID, c.responseTooLarge(len(msg)))
+		c.writeError(in, c.responseTooLarge(len(msg)))
 		in.batch.complete(ID{}, nil)
 		return
 	}
@@ -204,7 +213,7 @@ func (c *Conn) runRequest(in *incoming) {
 		in.batch.complete(in.req.ID, msg)
 		return
 	}
-	_ = c.enqueue(c.ctx, msg)
+	c.answer(in, msg)
 }
 
 // awaitNotifications waits, under [Options.OrderRequestsAfterNotifications],
@@ -236,7 +245,7 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 // in order, so the last messages a peer sends before closing are not lost;
 // their context is then already cancelled.
 func (c *Conn) runNotification(in *incoming) {
-	c.queued.release(in.size)
+	c.dequeued(in)
 	_, err := c.invoke(in.ctx, &in.req)
 	c.stats.add(statNotificationsHandled, 1)
 	if err != nil && !c.ignored(in.req.Method, err) {
@@ -333,9 +342,10 @@ func (c *Conn) answerInvalid(batch *batchReply, id ID, e *Error) {
 	c.replyFromReader(msg)
 }
 
-// writeError answers id with e from a handler goroutine, directly or as
-// part of batch.
-func (c *Conn) writeError(batch *batchReply, id ID, e *Error) {
+// writeError answers the request in with e from its handler's goroutine,
+// directly or as part of its batch.
+func (c *Conn) writeError(in *incoming, e *Error) {
+	batch, id := in.batch, in.req.ID
 	msg := appendError(nil, id, e)
 	if tooLarge(len(msg), c.opts.MaxResponseBytes) {
 		c.warn("jsonrpc: error response too large; answered with a shorter one", "size", len(msg), "limit", c.opts.MaxResponseBytes)
@@ -347,7 +357,7 @@ func (c *Conn) writeError(batch *batchReply, id ID, e *Error) {
 		batch.add(id, msg)
 		return
 	}
-	_ = c.enqueue(c.ctx, msg)
+	c.answer(in, msg)
 }
 
 // marshalValue encodes v as JSON; a json.RawMessage is used as is.

@@ -231,6 +231,23 @@ type Options struct {
 	// connection when its connection ended before the answer came. nil:
 	// none is.
 	Idempotent func(method string) bool
+	// Inline, if set, reports whether the handler of method may run on
+	// the goroutine that reads the connection, instead of being handed to
+	// a worker goroutine: a lone request or notification then costs no
+	// goroutine switch, and the answer is written by the reader itself
+	// when nothing else is being written. Say true only for handlers that
+	// never block (no I/O, no call or notification to the peer, no
+	// waiting on another request or on a lock held across one): the
+	// connection reads nothing else until the handler returns, so the
+	// peer cannot cancel it either. A message still goes to a worker when
+	// the peer's next message arrived with it, when others wait to be
+	// handled, while a notification is being handled, as part of a
+	// batch, and over a stream that routes answers by request
+	// ([RelatedWriter]). Middleware, panic recovery, statistics
+	// and the refusal of a duplicate id apply as for any handler; the
+	// handler's context ends when the connection does. nil: none runs
+	// on the reader.
+	Inline func(method string) bool
 	// OnTimeout, if set, is called when a call runs out its default
 	// timeout, after the call has failed with a *TimeoutError.
 	OnTimeout func(method string, id ID)
@@ -321,21 +338,23 @@ func (o Options) withDefaults() Options {
 // allocation size class (see TestConnSizeClass). Same names as in
 // Options; the small fields last, to pack them.
 type connOptions struct {
-	Outgoing            []OutgoingMiddleware
-	IgnoreNotifications []string
-	BatchVersions       []string
-	Handshake           string
-	VersionField        string
-	MaxBatchSize        int
-	MaxOutgoingCalls    int
-	MaxResponseBytes    int
-	DrainTimeout        time.Duration
-	FinishTimeout       time.Duration
-	Timeout             func(method string) Timeout
-	OnTimeout           func(method string, id ID)
-	OnPeerError         func(*Error)
-	Metrics             *Metrics
-	Trace               func(dir Direction, frame []byte)
+	Outgoing              []OutgoingMiddleware
+	IgnoreNotifications   []string
+	BatchVersions         []string
+	Handshake             string
+	VersionField          string
+	MaxBatchSize          int
+	MaxOutgoingCalls      int
+	MaxResponseBytes      int
+	MaxConcurrentRequests int
+	DrainTimeout          time.Duration
+	FinishTimeout         time.Duration
+	Timeout               func(method string) Timeout
+	Inline                func(method string) bool
+	OnTimeout             func(method string, id ID)
+	OnPeerError           func(*Error)
+	Metrics               *Metrics
+	Trace                 func(dir Direction, frame []byte)
 
 	WaitForCallSlots                bool
 	RejectBatches                   bool
@@ -358,9 +377,11 @@ func (o *Options) kept() connOptions {
 		MaxBatchSize:                    o.MaxBatchSize,
 		MaxOutgoingCalls:                o.MaxOutgoingCalls,
 		MaxResponseBytes:                o.MaxResponseBytes,
+		MaxConcurrentRequests:           o.MaxConcurrentRequests,
 		DrainTimeout:                    o.DrainTimeout,
 		FinishTimeout:                   o.FinishTimeout,
 		Timeout:                         o.Timeout,
+		Inline:                          o.Inline,
 		OnTimeout:                       o.OnTimeout,
 		OnPeerError:                     o.OnPeerError,
 		Metrics:                         o.Metrics,
