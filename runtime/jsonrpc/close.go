@@ -76,3 +76,52 @@ func recoverable(err error) *framing.Error {
 	}
 	return nil
 }
+
+// peerFinished handles the end of the peer's messages. Our own calls can
+// no longer be answered and fail at once, but the requests and
+// notifications the peer sent before it finished are still handled and
+// answered, and those answers written, before the connection closes: a
+// client may close its output right after its last request and still
+// read. Handlers get FinishTimeout to finish (none when it is negative);
+// then their contexts are cancelled and the connection ends. A failed
+// write, Close, or the stream's Ended channel (see Options.FinishTimeout)
+// ends the wait at once.
+func (c *Conn) peerFinished() {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.inputEnd = true
+	pending := c.pending
+	c.pending = map[int64]*pendingCall{}
+	c.wakeCallers()
+	failure := closedBy(c.withPeerError(ErrPeerClosed))
+	c.mu.Unlock()
+	for _, p := range pending {
+		p.ch <- callResult{err: failure}
+	}
+	// With no handler running (the queues are closed), there is nothing
+	// to wait for.
+	if wait := c.opts.FinishTimeout; wait > 0 && !(c.requests.idle() && c.notifications.idle()) {
+		finished := make(chan struct{})
+		c.wg.Go(func() {
+			c.handlers.Wait()
+			close(finished)
+		})
+		var ended <-chan struct{} // nil: the stream does not say
+		if e, ok := c.stream.(interface{ Ended() <-chan struct{} }); ok {
+			ended = e.Ended()
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-finished:
+		case <-c.done: // a write failed, or Close: nothing more can be answered
+		case <-ended: // nor after the stream has ended as a whole
+		case <-t.C:
+			c.log.Warn("jsonrpc: handlers still running when FinishTimeout ran out after the peer finished sending; cancelling them", "timeout", wait)
+		}
+		t.Stop()
+	}
+	c.shutdown(ErrPeerClosed)
+}
