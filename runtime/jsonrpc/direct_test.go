@@ -239,14 +239,7 @@ func TestFloodBothWaysOverPipe(t *testing.T) {
 			}
 		})
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(waitLimit):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("the peers stopped moving:\n%s", buf[:runtime.Stack(buf, true)])
-	}
+	awaitPeers(t, &wg)
 	close(errc)
 	for err := range errc {
 		t.Error(err)
@@ -265,5 +258,19 @@ func TestReaderNeverWritesItself(t *testing.T) {
 		if _, err := s2.Write([]byte("{garbage\n")); err != nil {
 			t.Fatalf("frame %d: our reader stopped reading: %v", i, err)
 		}
+	}
+}
+
+// awaitPeers waits for wg, failing with every goroutine's stack if the
+// peers stop moving before it is done.
+func awaitPeers(t *testing.T, wg *sync.WaitGroup) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(waitLimit):
+		buf := make([]byte, 1<<20)
+		t.Fatalf("the peers stopped moving:\n%s", buf[:runtime.Stack(buf, true)])
 	}
 }

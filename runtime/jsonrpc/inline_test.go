@@ -395,14 +395,7 @@ func TestInlineFloodBothWaysOverPipe(t *testing.T) {
 				}
 			})
 		}
-		done := make(chan struct{})
-		go func() { wg.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(waitLimit):
-			buf := make([]byte, 1<<20)
-			t.Fatalf("the peers stopped moving:\n%s", buf[:runtime.Stack(buf, true)])
-		}
+		awaitPeers(t, &wg)
 	}
 	ctx := context.Background() // written directly when no writer runs
 	run(func(c *Conn) error {

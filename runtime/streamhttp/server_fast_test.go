@@ -2,7 +2,6 @@ package streamhttp
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"mime"
@@ -114,16 +113,7 @@ func TestServerShortBody(t *testing.T) {
 func TestServerPrimesBeforeSlowAnswer(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{})
 	sid := ts.hello(t)
-	got := make(chan *http.Response, 1)
-	go func() {
-		resp, err := ts.try(context.Background(), request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
-		if err != nil {
-			t.Error(err)
-			close(got)
-			return
-		}
-		got <- resp
-	}()
+	got := ts.postWait(t, sid)
 	waitFor(t, ts.started, 10*time.Second, "the handler to start")
 	resp := waitFor(t, got, 10*time.Second, "the response headers while the handler waits")
 	if resp == nil {

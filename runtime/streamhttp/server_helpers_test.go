@@ -405,3 +405,20 @@ func waitFor[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 		panic("unreachable")
 	}
 }
+
+// postWait POSTs a "wait" request in session sid from a goroutine of its
+// own and returns the channel its response arrives on (closed, with the
+// error reported, when the POST fails).
+func (ts *echoServer) postWait(t *testing.T, sid string) <-chan *http.Response {
+	got := make(chan *http.Response, 1)
+	go func() {
+		resp, err := ts.try(context.Background(), request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
+		if err != nil {
+			t.Error(err)
+			close(got)
+			return
+		}
+		got <- resp
+	}()
+	return got
+}

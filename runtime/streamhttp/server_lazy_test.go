@@ -1,7 +1,6 @@
 package streamhttp
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -103,16 +102,7 @@ func TestServerStreamOnlyClientGetsStream(t *testing.T) {
 func TestServerAnswerWaitStartsStream(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{AnswerWait: time.Millisecond})
 	sid := ts.hello(t)
-	got := make(chan *http.Response, 1)
-	go func() {
-		resp, err := ts.try(context.Background(), request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
-		if err != nil {
-			t.Error(err)
-			close(got)
-			return
-		}
-		got <- resp
-	}()
+	got := ts.postWait(t, sid)
 	waitFor(t, ts.started, long, "the handler to start")
 	resp := waitFor(t, got, long, "the response headers while the handler waits")
 	if resp == nil {
@@ -136,16 +126,7 @@ func TestServerAnswerWaitStartsStream(t *testing.T) {
 func TestServerUndecidedCannotBeResumed(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{AnswerWait: time.Hour})
 	sid := ts.hello(t) // stream 1
-	got := make(chan *http.Response, 1)
-	go func() {
-		resp, err := ts.try(context.Background(), request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
-		if err != nil {
-			t.Error(err)
-			close(got)
-			return
-		}
-		got <- resp
-	}()
+	got := ts.postWait(t, sid)
 	waitFor(t, ts.started, long, "the handler to start")
 	get := ts.do(t, request{method: http.MethodGet, session: sid, version: "v1", accept: "text/event-stream",
 		header: map[string]string{"Last-Event-ID": formatEventID(2, 0)}})
@@ -172,16 +153,7 @@ func TestServerUndecidedCannotBeResumed(t *testing.T) {
 func TestServerUndecidedSessionEnd(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{AnswerWait: time.Hour})
 	sid := ts.hello(t)
-	got := make(chan *http.Response, 1)
-	go func() {
-		resp, err := ts.try(context.Background(), request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
-		if err != nil {
-			t.Error(err)
-			close(got)
-			return
-		}
-		got <- resp
-	}()
+	got := ts.postWait(t, sid)
 	waitFor(t, ts.started, long, "the handler to start")
 	del := ts.do(t, request{method: http.MethodDelete, session: sid})
 	del.Body.Close()
