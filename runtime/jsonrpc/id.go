@@ -1,10 +1,11 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 )
 
 // ID identifies a request. It holds the id's JSON text as it was sent or
@@ -65,30 +66,10 @@ func validID(b []byte) bool {
 		return false
 	}
 	switch c := b[0]; {
-	case c == '-', c >= '0' && c <= '9':
-		return plainInteger(b) || json.Valid(b)
-	case c == '"':
-		return json.Valid(b)
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return jsonscan.Valid(b)
 	}
 	return string(b) == "null"
-}
-
-// plainInteger reports whether b is an integer in JSON's form without
-// fraction or exponent (the ids most peers send), read without a scanner.
-// False says only that b is not such an integer.
-func plainInteger(b []byte) bool {
-	if len(b) > 0 && b[0] == '-' {
-		b = b[1:]
-	}
-	if len(b) == 0 || b[0] == '0' && len(b) > 1 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // idOf returns the ID of valid id text b; empty b is the zero ID. Invalid
