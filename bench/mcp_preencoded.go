@@ -53,6 +53,7 @@ type preMCPTemplates struct {
 	list         preMCPToolList
 }
 
+// preMCP returns the templates, made once.
 var preMCP = sync.OnceValues(newPreMCPTemplates)
 
 // newPreMCPTemplates encodes the messages rpcgen's client and server send.
@@ -64,7 +65,7 @@ func newPreMCPTemplates() (*preMCPTemplates, error) {
 	ctx := context.Background()
 	srv := &mcpGenServer{tools: tools}
 	t := &preMCPTemplates{}
-	init, _ := srv.Initialize(ctx, nil)
+	initResult, _ := srv.Initialize(ctx, nil)
 	list, _ := srv.ListTools(ctx, nil)
 	search := &mcp.CallToolRequestParams{Name: mcpToolSearch}
 	if err := search.SetArguments(mcpSearchBenchArgs); err != nil {
@@ -84,7 +85,7 @@ func newPreMCPTemplates() (*preMCPTemplates, error) {
 		v   any
 	}{
 		{&t.initParams, &mcp.InitializeRequestParams{ProtocolVersion: mcpVersion, ClientInfo: mcp.Implementation{Name: "bench", Version: "1.0.0"}}},
-		{&t.searchParams, search}, {&t.initResult, init}, {&t.listResult, list},
+		{&t.searchParams, search}, {&t.initResult, initResult}, {&t.listResult, list},
 		{&t.searchResult, searchAnswer}, {&t.doneResult, done},
 	} {
 		if *v.dst, err = json.Marshal(v.v); err != nil {
@@ -341,21 +342,11 @@ func (l *preMCPToolList) Len() int { return mcpToolCount }
 
 // Canon decodes the tools, for the tests only.
 func (l *preMCPToolList) Canon() ([]mcpCanonTool, error) {
-	var r struct {
-		Tools []struct {
-			Name, Description string
-			InputSchema       map[string]any
-		}
-	}
+	var r struct{ Tools []mcpCanonTool }
 	if err := json.Unmarshal(l.raw, &r); err != nil {
 		return nil, fmt.Errorf("decoding tools/list: %w", err)
 	}
-	return mcpCanonOf(r.Tools, func(t struct {
-		Name, Description string
-		InputSchema       map[string]any
-	}) (string, string, any) {
-		return t.Name, t.Description, t.InputSchema
-	})
+	return mcpCanonOf(r.Tools, func(t mcpCanonTool) (string, string, any) { return t.Name, t.Description, t.InputSchema })
 }
 
 func (s *preMCPSession) ListTools(ctx context.Context) (mcpToolList, error) {
