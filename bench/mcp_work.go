@@ -83,6 +83,7 @@ var mcpImplementations = []mcpImplementation{
 		"progress/http":    "mcp-go v1.2.1 over Streamable HTTP loses one of the call's progress notifications in most calls (TestMCPSameWork)",
 		"initialize/stdio": "mcp-go v1.2.1 keeps its stdio session in a package variable; a new StdioServer per session in one process hangs in initialize after some hundreds of sessions",
 	}},
+	{name: "preencoded", serve: serveMCPPreencoded},
 }
 
 // mcpProp is one property of a tool's input schema.

@@ -47,9 +47,10 @@ func TestReportOfRuns(t *testing.T) {
 		"| echo1m | ndjson | tcp | 64 | 125.26ms / 139 | 167.92ms / 163 | 55.14ms / 216 | 334.48ms / 255 | 111.28ms / 138 | 34.56ms / 92 | jrpc2 | 3.62 ✗ | 2.27 ✗ (ceiling 0.63) |",
 		// tools-list over stdio: mcpgo is the faster SDK (7.54 ms):
 		// 1.70 ÷ 7.54 = 0.23 ✓; 4552 ÷ 8252 allocs = 0.55 ✗.
-		"| tools-list | stdio | 1.70ms / 4552 | 18.54ms / 8671 | 7.54ms / 8252 | mcpgo | 0.23 ✓ | 0.55 ✗ |",
-		// mcpgo cannot run progress over HTTP: gosdk is the only SDK.
-		"| progress | http | 14.23ms / 28162 | 407.40ms / 44447 | — | gosdk | 0.03 ✓ | 0.63 ✗ |",
+		"| tools-list | stdio | 1.70ms / 4552 | 18.54ms / 8671 | 7.54ms / 8252 | — | mcpgo | 0.23 ✓ | 0.55 ✗ |",
+		// mcpgo cannot run progress over HTTP: gosdk is the only SDK. These
+		// runs have no floor: no column, no bracket.
+		"| progress | http | 14.23ms / 28162 | 407.40ms / 44447 | — | — | gosdk | 0.03 ✓ | 0.63 ✗ |",
 		"| change-complete | cl | ospipe | 1 | 23.19ms / 4920 | 9.94ms / 4981 | 2.33 | 0.99 |",
 		// lsp: (1011203328+1197846060)/2 ns, B/op and peak RSS likewise.
 		"| the LSP protocol (protocols/lsp.yaml) | 1.10s | 3928713 | 218 MB | 77 MB | < 1s ✗ |",

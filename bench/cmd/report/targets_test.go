@@ -25,11 +25,11 @@ func TestMCPTargets(t *testing.T) {
 	for _, want := range []string{
 		// gosdk is faster than mcpgo: 100 ÷ 300 = 0.33 ✓ (1/3 exactly),
 		// 20 ÷ 100 = 0.20 ✓ (1/5 exactly), though mcpgo allocates less.
-		"| tools-list | stdio | 100.0µs / 20 | 300.0µs / 100 | 400.0µs / 50 | gosdk | 0.33 ✓ | 0.20 ✓ |",
+		"| tools-list | stdio | 100.0µs / 20 | 300.0µs / 100 | 400.0µs / 50 | — | gosdk | 0.33 ✓ | 0.20 ✓ |",
 		// mcpgo is faster: 100 ÷ 200 = 0.50 ✗, 21 ÷ 500 = 0.04 ✓.
-		"| progress | http | 100.0µs / 21 | 290.0µs / 100 | 200.0µs / 500 | mcpgo | 0.50 ✗ | 0.04 ✓ |",
+		"| progress | http | 100.0µs / 21 | 290.0µs / 100 | 200.0µs / 500 | — | mcpgo | 0.50 ✗ | 0.04 ✓ |",
 		// no SDK ran: no ratio, not counted.
-		"| initialize | stdio | 100.0µs / 20 | — | — | — | — | — |",
+		"| initialize | stdio | 100.0µs / 20 | — | — | — | — | — | — |",
 		"**Targets met: 1 of 2.** Not met:\n\n- MCP: time ≤ 1/3 of the faster SDK's in every row: 1 of 2 rows\n",
 	} {
 		if !strings.Contains(got, want) {
@@ -134,5 +134,45 @@ func TestFullRunHeader(t *testing.T) {
 	}
 	if got := render(res); !strings.Contains(got, "rpcgen at abc1234. Benchmarks: medians of 6 runs each.\n") {
 		t.Errorf("header of a full run:\n%s", got)
+	}
+}
+
+// TestRenderFloorAboveMCPTarget checks that an MCP ratio missing its
+// target is marked when the preencoded floor misses it too, and counted
+// so; that the floor is never taken for the faster SDK; and that a row
+// rpcgen meets gets no mark.
+func TestRenderFloorAboveMCPTarget(t *testing.T) {
+	const out = `BenchmarkMCP/op=initialize/transport=http/impl=rpcgen-2      100  500000 ns/op  10 B/op  440 allocs/op
+BenchmarkMCP/op=initialize/transport=http/impl=gosdk-2       100  2000000 ns/op  10 B/op  700 allocs/op
+BenchmarkMCP/op=initialize/transport=http/impl=mcpgo-2       100  300000 ns/op  10 B/op  500 allocs/op
+BenchmarkMCP/op=initialize/transport=http/impl=preencoded-2  100  200000 ns/op  10 B/op  240 allocs/op
+BenchmarkMCP/op=tools-call/transport=http/impl=rpcgen-2      100  150000 ns/op  10 B/op  300 allocs/op
+BenchmarkMCP/op=tools-call/transport=http/impl=mcpgo-2       100  300000 ns/op  10 B/op  500 allocs/op
+BenchmarkMCP/op=tools-call/transport=http/impl=preencoded-2  100  90000 ns/op  10 B/op  80 allocs/op
+BenchmarkMCP/op=tools-list/transport=stdio/impl=rpcgen-2     100  100000 ns/op  10 B/op  10 allocs/op
+BenchmarkMCP/op=tools-list/transport=stdio/impl=mcpgo-2      100  400000 ns/op  10 B/op  100 allocs/op
+BenchmarkMCP/op=tools-list/transport=stdio/impl=preencoded-2 100  150000 ns/op  10 B/op  30 allocs/op
+`
+	res, err := parse(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := render(res)
+	for _, want := range []string{
+		// mcpgo is the faster SDK: 500 ÷ 300 = 1.67 ✗ and the floor
+		// 200 ÷ 300 = 0.67; 440 ÷ 500 = 0.88 ✗ and the floor 240 ÷ 500 = 0.48.
+		"| initialize | http | 500.0µs / 440 | 2.00ms / 700 | 300.0µs / 500 | 200.0µs / 240 | mcpgo | 1.67 ✗ (floor 0.67) | 0.88 ✗ (floor 0.48) |",
+		// The floor meets both (90 ÷ 300 = 0.30, 80 ÷ 500 = 0.16): no mark,
+		// and the floor, faster than mcpgo, is not the faster SDK.
+		"| tools-call | http | 150.0µs / 300 | — | 300.0µs / 500 | 90.0µs / 80 | mcpgo | 0.50 ✗ | 0.60 ✗ |",
+		// rpcgen meets both: no mark though the floor (0.38) misses time.
+		"| tools-list | stdio | 100.0µs / 10 | — | 400.0µs / 100 | 150.0µs / 30 | mcpgo | 0.25 ✓ | 0.10 ✓ |",
+		"The floor itself is above the target in 1 of the rows missing the time target and in 1 of those missing the allocation target (shown in brackets)",
+		"- MCP: time ≤ 1/3 of the faster SDK's in every row: 1 of 3 rows; in 1 of the misses the floor itself is above 0.33×\n",
+		"- MCP: allocations ≤ 1/5 of the faster SDK's in every row: 1 of 3 rows; in 1 of the misses the floor itself is above 0.20×\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
+		}
 	}
 }
