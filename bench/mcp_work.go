@@ -12,7 +12,8 @@ import (
 // The MCP protocol rows (BenchmarkMCP): the same work done by three MCP
 // implementations, each as server and client of itself, in one process:
 // rpcgen's generated mcp package, the official Go SDK
-// (github.com/modelcontextprotocol/go-sdk) and github.com/mark3labs/mcp-go.
+// (github.com/modelcontextprotocol/go-sdk) and github.com/mark3labs/mcp-go;
+// and by preencoded, the floor of the transport (mcp_preencoded.go).
 // Over stdio the two sides are joined by two OS pipes, one per direction;
 // over Streamable HTTP by a loopback httptest server. Every server offers
 // the same 50 tools (mcpCatalog); the client lists them, calls search
