@@ -138,9 +138,9 @@ func benchMCPProgress(b *testing.B, _ mcpEndpoint, s mcpClientSession) {
 
 // TestMCPSameWork checks that the implementations and the floor do the
 // same work on both transports: the client receives the same 50 tools with
-// the same input schemas, search's structured content and its text block decode to
-// the expected result, and each of the 1,000 progress steps reaches the
-// client once, with the call's token.
+// the same input schemas, search's structured content and its text block
+// decode to the expected result, and each of the 1,000 progress steps
+// reaches the client once, with the call's token.
 func TestMCPSameWork(t *testing.T) {
 	wantTools := mcpCatalogCanon(t)
 	wantResult := mcpSearch(mcpSearchBenchArgs)
