@@ -387,10 +387,13 @@ func (s *ClientStream) failPending(pending map[string]bool, reason error) {
 }
 
 // maybeStartGET opens the GET stream after the first notification that
-// follows the handshake's answer. It returns a channel closed once the
-// first GET has its response headers (or failed), or nil when it started
-// nothing.
+// follows the handshake's answer, unless NoGETStream. It returns a channel
+// closed once the first GET has its response headers (or failed), or nil
+// when it started nothing.
 func (s *ClientStream) maybeStartGET() <-chan struct{} {
+	if s.opts.NoGETStream {
+		return nil
+	}
 	s.mu.Lock()
 	start := s.handshook && !s.getStarted && !s.stopping
 	if start {
