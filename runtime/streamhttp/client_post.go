@@ -357,20 +357,18 @@ func (s *ClientStream) noteAnswer(id json.RawMessage, line []byte) {
 		return
 	}
 	s.handshakeID = nil
-	var e envelope
-	if es := envelopes(line); len(es) == 1 {
-		e = es[0]
+	var one [1]envelope
+	es := appendEnvelopes(one[:0], line)
+	if len(es) != 1 {
+		return
 	}
-	var result map[string]json.RawMessage
-	if e.result == nil || json.Unmarshal(e.result, &result) != nil || result == nil {
+	object, v, ok := resultVersion(es[0].result, s.proto.VersionField)
+	if !object {
 		return // an error, or not an object: no session yet
 	}
 	s.handshook = true
-	if s.proto.VersionField != "" {
-		var v string
-		if json.Unmarshal(result[s.proto.VersionField], &v) == nil {
-			s.version = v
-		}
+	if ok {
+		s.version = v
 	}
 }
 

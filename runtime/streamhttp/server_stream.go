@@ -2,7 +2,6 @@ package streamhttp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -107,16 +107,16 @@ func (s *Session) Version() string {
 
 // noteHandshake reads the answer to the handshake. s.mu is held.
 func (s *Session) noteHandshake(msg []byte) {
-	var a struct {
-		Result map[string]json.RawMessage `json:"result"`
-		Error  json.RawMessage            `json:"error"`
+	failed, result := true, []byte(nil)
+	if jsonscan.Valid(msg) {
+		failed, result = handshakeFailed(msg)
 	}
-	if json.Unmarshal(msg, &a) != nil || a.Error != nil {
+	if failed {
 		s.failed = true
 		return
 	}
-	if f := s.h.proto.VersionField; f != "" {
-		_ = json.Unmarshal(a.Result[f], &s.version)
+	if _, v, ok := resultVersion(result, s.h.proto.VersionField); ok {
+		s.version = v
 	}
 }
 
