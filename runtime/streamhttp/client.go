@@ -311,8 +311,8 @@ func (s *ClientStream) awaitHeaders(p *inFlight, d time.Duration) {
 		return
 	default:
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	t := resetTimer(nil, d)
+	defer putTimer(t)
 	select {
 	case <-p.headers:
 	case <-t.C:
@@ -447,8 +447,8 @@ func (s *ClientStream) deliver(line []byte) bool {
 
 // sleep waits d unless the stream ends first.
 func (s *ClientStream) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
+	t := resetTimer(nil, d)
+	defer putTimer(t)
 	select {
 	case <-t.C:
 		return true

@@ -89,8 +89,8 @@ func (s *ClientStream) awaitPrevious(out outgoing) {
 		if out.onlyAnswers {
 			return
 		}
-		t := time.NewTimer(s.opts.HeaderWait)
-		defer t.Stop()
+		t := resetTimer(nil, s.opts.HeaderWait)
+		defer putTimer(t)
 		limit = t.C
 	}
 	select {
