@@ -207,7 +207,8 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 	resp.Body.Close()
 	if pending.len() > 0 && resp.StatusCode != http.StatusAccepted {
 		err := fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type")))
-		return postRest{other: func() { s.failPending(&pending, err) }}, nil
+		owed := pending // a copy, so that pending stays on the stack
+		return postRest{other: func() { s.failPending(&owed, err) }}, nil
 	}
 	return postRest{}, nil
 }

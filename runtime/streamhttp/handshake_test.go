@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 )
 
 // handshakeOracle reads msg as the two sides read the handshake's answer
@@ -114,31 +113,5 @@ func TestHandshakeAllocations(t *testing.T) {
 	}
 	if server > 1 || client > 1 {
 		t.Errorf("reading the handshake's answer: %v allocations on the server, %v on the client, want at most 1", server, client)
-	}
-}
-
-// TestClientWaitsReuseTimers: the client's waits (for the previous POST's
-// headers, for the last one at Close, before reconnecting) take a pooled
-// timer instead of making one each (3 allocations). Each wait here ends at
-// once: the stream has ended.
-func TestClientWaitsReuseTimers(t *testing.T) {
-	s, err := Dial(context.Background(), "http://127.0.0.1:1/mcp", testProto, ClientOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.cancel()
-	p := &inFlight{headers: make(chan struct{})}
-	s.prev = p
-	n := testing.AllocsPerRun(100, func() {
-		s.awaitHeaders(p, time.Hour)
-		s.awaitPrevious(outgoing{})
-		if s.sleep(time.Hour) {
-			t.Fatal("sleep returned true after the stream ended")
-		}
-	})
-	// Under the race detector sync.Pool drops a quarter of what it is given.
-	if n >= 3 {
-		t.Errorf("three waits: %v allocations, want under 3 (one timer each made 3)", n)
 	}
 }
