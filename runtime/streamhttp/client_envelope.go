@@ -14,14 +14,9 @@ type envelope struct {
 	id, method, result []byte
 }
 
-// envelopes reads the envelope of msg, or of each element of a batch;
-// elements that are not JSON objects are left out.
-func envelopes(msg []byte) []envelope {
-	return appendEnvelopes(nil, msg)
-}
-
-// appendEnvelopes is envelopes appending to out: with room for one, a
-// message that is not a batch costs no allocation.
+// appendEnvelopes appends to out the envelope of msg, or of each element
+// of a batch; elements that are not JSON objects are left out. With room
+// for one in out, a message that is not a batch costs no allocation.
 func appendEnvelopes(out []envelope, msg []byte) []envelope {
 	msg = bytes.TrimSpace(msg)
 	if len(msg) == 0 {
