@@ -76,3 +76,19 @@ func TestGETStreamMadeWhenNeeded(t *testing.T) {
 		t.Errorf("GET stream: event %+v, message %v; want the news", ev, m)
 	}
 }
+
+// TestDialAllocations: Dial makes the stream and what it needs (the
+// parsed URL, channels, the awaited set, its context), and nothing for a
+// logger when none is given.
+func TestDialAllocations(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		s, err := Dial(context.Background(), "http://127.0.0.1:1/mcp", testProto, ClientOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.cancel()
+	})
+	if n > 11 {
+		t.Errorf("Dial: %v allocations, want at most 11", n)
+	}
+}

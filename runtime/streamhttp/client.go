@@ -78,6 +78,9 @@ type ClientOptions struct {
 	Logger *slog.Logger
 }
 
+// discardLogger is the Logger of a client given none, shared.
+var discardLogger = slog.New(slog.DiscardHandler)
+
 // withDefaults returns o with every zero field set to its default.
 func (o ClientOptions) withDefaults() ClientOptions {
 	if o.HTTPClient == nil {
@@ -102,7 +105,7 @@ func (o ClientOptions) withDefaults() ClientOptions {
 		o.HeaderWait = DefaultHeaderWait
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+		o.Logger = discardLogger
 	}
 	return o
 }
