@@ -2,6 +2,8 @@ package streamhttp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -90,5 +92,24 @@ func TestDialAllocations(t *testing.T) {
 	})
 	if n > 11 {
 		t.Errorf("Dial: %v allocations, want at most 11", n)
+	}
+}
+
+// TestInspectOutgoingInPlace: the id of a POST's one request goes in the
+// room its in-flight record has for it; only a batch's further ids
+// allocate.
+func TestInspectOutgoingInPlace(t *testing.T) {
+	var room [1]json.RawMessage
+	msg := []byte(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"x"}}`)
+	if n := testing.AllocsPerRun(100, func() {
+		if o := inspectOutgoing(msg, "initialize", room[:0]); len(o.requests) != 1 || string(o.requests[0]) != "12" {
+			t.Fatalf("requests %q", o.requests)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations for one request, want 0", n)
+	}
+	batch := []byte(`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"b","method":"c"}]`)
+	if o := inspectOutgoing(batch, "initialize", room[:0]); fmt.Sprintf("%s", o.requests) != `[1 "b"]` || !o.notification {
+		t.Errorf("batch: %+v", o)
 	}
 }

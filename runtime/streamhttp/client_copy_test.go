@@ -94,7 +94,7 @@ func TestResponseIDsOfOneMessage(t *testing.T) {
 		method string
 		want   bool
 	}{{`"initialize"`, true}, {`"\u0069nitialize"`, true}, {`"initialized"`, false}, {`"init\"ialize"`, false}} {
-		o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":`+c.method+`}`), "initialize")
+		o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":`+c.method+`}`), "initialize", nil)
 		if (o.handshake != nil) != c.want || len(o.requests) != 1 || string(o.requests[0]) != "3" {
 			t.Errorf("inspectOutgoing of method %s = %+v, want a handshake: %v", c.method, o, c.want)
 		}

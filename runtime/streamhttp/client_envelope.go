@@ -61,13 +61,14 @@ type outgoing struct {
 	onlyAnswers  bool              // it holds answers and nothing else
 }
 
-// inspectOutgoing reads what post needs from msg. A message it cannot
-// decode is sent as it is and treated as a notification: the server will
-// answer it as it sees fit.
-func inspectOutgoing(msg []byte, handshake string) outgoing {
+// inspectOutgoing reads what post needs from msg, appending the ids of
+// its requests to requests (room for one saves an allocation). A message
+// it cannot decode is sent as it is and treated as a notification: the
+// server will answer it as it sees fit.
+func inspectOutgoing(msg []byte, handshake string, requests []json.RawMessage) outgoing {
 	var one [1]envelope
 	elems := appendEnvelopes(one[:0], msg)
-	o := outgoing{onlyAnswers: len(elems) > 0}
+	o := outgoing{requests: requests[:0], onlyAnswers: len(elems) > 0}
 	for _, e := range elems {
 		if e.method != nil {
 			o.onlyAnswers = false

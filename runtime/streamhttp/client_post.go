@@ -23,7 +23,9 @@ import (
 // headers with the answer, and the answer may wait for ours). It returns
 // an error only when the stream has ended.
 func (s *ClientStream) post(msg []byte) error {
-	out := inspectOutgoing(msg, s.proto.Handshake)
+	cur := &inFlight{headers: make(chan struct{})}
+	out := inspectOutgoing(msg, s.proto.Handshake, cur.ids[:0])
+	cur.handshake = out.handshake != nil
 	s.awaitPrevious(out)
 	if err := s.stopped(); err != nil {
 		return err
@@ -40,7 +42,6 @@ func (s *ClientStream) post(msg []byte) error {
 	withSession := s.setHeaders(req.Header, out.handshake != nil)
 	req.Header["Accept"] = postAccept
 	req.Header["Content-Type"] = jsonType
-	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
 	s.expect(out.requests)
 	if !s.reserve() {
 		s.unexpect(out.requests)
@@ -71,6 +72,7 @@ var postAccept = []string{"application/json, text/event-stream"}[:1:1]
 type inFlight struct {
 	headers   chan struct{} // closed once they did (or the POST failed)
 	handshake bool
+	ids       [1]json.RawMessage // room for the id of its one request
 }
 
 // awaitPrevious waits for the headers of the previous POST as post says.
