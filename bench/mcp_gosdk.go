@@ -16,7 +16,10 @@ import (
 // catalogue's tools registered through the raw Server.AddTool (no
 // validation against the schemas, as rpcgen's server does none), served on
 // an IOTransport per session over the pipes or behind its
-// StreamableHTTPHandler; one sdk.Client connecting a session to it.
+// StreamableHTTPHandler; one sdk.Client connecting a session to it, over
+// HTTP with no standalone GET stream (DisableStandaloneSSE), as rpcgen's
+// and mcp-go's clients open none: no operation needs a message outside a
+// request.
 
 // mcpSDKServer returns the SDK server offering the catalogue.
 func mcpSDKServer() *sdk.Server {
@@ -138,7 +141,7 @@ func (e *mcpSDKEndpoint) Connect(ctx context.Context) (mcpClientSession, error) 
 		}
 		t = &sdk.IOTransport{Reader: cp.r, Writer: cp.w}
 	} else {
-		t = &sdk.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp", HTTPClient: e.hc}
+		t = &sdk.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp", HTTPClient: e.hc, DisableStandaloneSSE: true}
 	}
 	cs, err := e.client.Connect(ctx, t, &sdk.ClientSessionOptions{ProtocolVersion: mcpVersion})
 	if err != nil {

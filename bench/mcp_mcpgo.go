@@ -21,7 +21,9 @@ import (
 // (built with mcp.NewTool and its property options; input validation is
 // off by default, as in rpcgen), served by a StdioServer per session over
 // the pipes or behind its StreamableHTTPServer; a client per session on
-// transport.NewIO or its streamable HTTP transport.
+// transport.NewIO or its streamable HTTP transport, which by default (no
+// WithContinuousListening) opens no standalone GET stream, as the rpcgen
+// and SDK clients are set up not to.
 //
 // mcp-go's stdio server keeps its one session in a package variable, so
 // two stdio sessions must not overlap in a process: the rows and tests run

@@ -16,7 +16,11 @@ import (
 )
 
 // rpcgen's side of the MCP rows: the generated mcp package, on
-// jsonrpc.Conn over the pipes, or on runtime/streamhttp.
+// jsonrpc.Conn over the pipes, or on runtime/streamhttp. Over HTTP the
+// client opens no GET stream (ClientOptions.NoGETStream), as the SDK's
+// client (DisableStandaloneSSE) and mcp-go's (its default) do not: no
+// operation needs a message outside a request, and progress comes on the
+// call's own event stream.
 
 // mcpGenTools converts the catalogue to the generated types.
 func mcpGenTools() ([]mcp.Tool, error) {
@@ -188,7 +192,7 @@ func (e *mcpGenEndpoint) Connect(ctx context.Context) (mcpClientSession, error) 
 		s.serverConn, _ = mcp.ConnectServer(server, e.server, jsonrpc.Options{})
 		stream = client
 	} else {
-		cs, err := streamhttp.Dial(ctx, e.srv.URL+mcp.HTTP.Path, mcp.HTTP, streamhttp.ClientOptions{HTTPClient: e.client})
+		cs, err := streamhttp.Dial(ctx, e.srv.URL+mcp.HTTP.Path, mcp.HTTP, streamhttp.ClientOptions{HTTPClient: e.client, NoGETStream: true})
 		if err != nil {
 			return nil, fmt.Errorf("dialing: %w", err)
 		}

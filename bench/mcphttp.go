@@ -22,11 +22,12 @@ import (
 // rpcgen's generated mcp package on runtime/streamhttp, and the official
 // MCP Go SDK (github.com/modelcontextprotocol/go-sdk) on its
 // StreamableHTTPHandler and StreamableClientTransport. Both use their
-// defaults (the answer comes as an event stream), speak revision
-// 2025-11-25, and call the tool add {a, b}, which answers with one text
-// block holding the sum. Both clients use an http.Transport keeping up to
-// 64 idle connections, so that 64 callers do not open a connection per
-// call.
+// server defaults, speak revision 2025-11-25, and call the tool add
+// {a, b}, which answers with one text block holding the sum. Neither
+// client opens the standalone GET stream (rpcgen's NoGETStream, the SDK's
+// DisableStandaloneSSE): no call needs a message outside a request. Both
+// clients use an http.Transport keeping up to 64 idle connections, so
+// that 64 callers do not open a connection per call.
 
 // mcpSession is an MCP client connected to an MCP server of the same
 // implementation over HTTP. Its methods are safe for concurrent use.
@@ -122,7 +123,7 @@ func startMCPRPCGen(ctx context.Context) (mcpSession, error) {
 	s.srv = httptest.NewServer(mux)
 	client, tr := newHTTPClient()
 	s.tr = tr
-	stream, err := streamhttp.Dial(ctx, s.srv.URL+mcp.HTTP.Path, mcp.HTTP, streamhttp.ClientOptions{HTTPClient: client})
+	stream, err := streamhttp.Dial(ctx, s.srv.URL+mcp.HTTP.Path, mcp.HTTP, streamhttp.ClientOptions{HTTPClient: client, NoGETStream: true})
 	if err != nil {
 		s.shutdown()
 		return nil, fmt.Errorf("dialing: %w", err)
@@ -191,7 +192,7 @@ func startMCPGoSDK(ctx context.Context) (mcpSession, error) {
 	client, tr := newHTTPClient()
 	s.tr = tr
 	c := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1.0.0"}, nil)
-	session, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.srv.URL + "/mcp", HTTPClient: client},
+	session, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.srv.URL + "/mcp", HTTPClient: client, DisableStandaloneSSE: true},
 		&sdk.ClientSessionOptions{ProtocolVersion: mcpVersion})
 	if err != nil {
 		s.shutdown()

@@ -65,10 +65,21 @@ type ClientOptions struct {
 	// are not held until then. The handshake's headers are always
 	// awaited; answers to the server's requests never wait.
 	HeaderWait time.Duration
+	// NoGETStream stops the client from opening the GET stream: it then
+	// receives only what the server sends in answer to its POSTs (answers,
+	// and the requests and notifications that travel on a POST's event
+	// stream, such as progress); requests the server starts and
+	// notifications outside a request (list_changed, say) are not
+	// received. A POST's event stream that breaks before its answers is
+	// still resumed with a GET carrying Last-Event-ID.
+	NoGETStream bool
 	// Logger receives warnings (dropped streams, reconnections, messages
 	// that are not JSON); nil discards them.
 	Logger *slog.Logger
 }
+
+// discardLogger is the Logger of a client given none, shared.
+var discardLogger = slog.New(slog.DiscardHandler)
 
 // withDefaults returns o with every zero field set to its default.
 func (o ClientOptions) withDefaults() ClientOptions {
@@ -94,7 +105,7 @@ func (o ClientOptions) withDefaults() ClientOptions {
 		o.HeaderWait = DefaultHeaderWait
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+		o.Logger = discardLogger
 	}
 	return o
 }
@@ -111,9 +122,10 @@ func (o ClientOptions) withDefaults() ClientOptions {
 // with the negotiated revision once the handshake's result has arrived.
 // After the first notification that follows the handshake (MCP's
 // notifications/initialized) it opens the GET stream for messages the
-// server starts, before the next message goes (within HeaderWait); a 405
-// there (or any answer but an event stream) means the server has none,
-// and the client does not ask again. An answer may come on any stream.
+// server starts, before the next message goes (within HeaderWait), unless
+// ClientOptions.NoGETStream; a 405 there (or any answer but an event
+// stream) means the server has none, and the client does not ask again.
+// An answer may come on any stream.
 //
 // An event stream that ends before the answers to its requests arrived is
 // resumed with a GET carrying Last-Event-ID, after the server's retry
@@ -302,8 +314,8 @@ func (s *ClientStream) awaitHeaders(p *inFlight, d time.Duration) {
 		return
 	default:
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	t := resetTimer(nil, d)
+	defer putTimer(t)
 	select {
 	case <-p.headers:
 	case <-t.C:
@@ -438,8 +450,8 @@ func (s *ClientStream) deliver(line []byte) bool {
 
 // sleep waits d unless the stream ends first.
 func (s *ClientStream) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
+	t := resetTimer(nil, d)
+	defer putTimer(t)
 	select {
 	case <-t.C:
 		return true

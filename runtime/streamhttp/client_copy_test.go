@@ -32,7 +32,7 @@ func TestClientTakesEachEventWhole(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"b"}` + "\n",
 		`{"jsonrpc":"2.0","id":1,"result":true}` + "\n",
 	}
-	st := &eventStream{kind: "POST", pending: map[string]bool{"1": true}}
+	st := &eventStream{kind: "POST", post: true, pending: *pendingOf("1")}
 	done := make(chan error, 1)
 	go func() { done <- s.consume(io.NopCloser(strings.NewReader(in)), st) }()
 	var got []string
@@ -45,8 +45,8 @@ func TestClientTakesEachEventWhole(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("lines\n%q\nwant\n%q", got, want)
 	}
-	if len(st.pending) != 0 {
-		t.Errorf("still pending: %v", st.pending)
+	if st.pending.len() != 0 {
+		t.Errorf("still pending: %+v", st.pending)
 	}
 }
 
@@ -94,7 +94,7 @@ func TestResponseIDsOfOneMessage(t *testing.T) {
 		method string
 		want   bool
 	}{{`"initialize"`, true}, {`"\u0069nitialize"`, true}, {`"initialized"`, false}, {`"init\"ialize"`, false}} {
-		o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":`+c.method+`}`), "initialize")
+		o := inspectOutgoing([]byte(`{"jsonrpc":"2.0","id":3,"method":`+c.method+`}`), "initialize", nil)
 		if (o.handshake != nil) != c.want || len(o.requests) != 1 || string(o.requests[0]) != "3" {
 			t.Errorf("inspectOutgoing of method %s = %+v, want a handshake: %v", c.method, o, c.want)
 		}
@@ -153,7 +153,7 @@ func TestClientReadsJSONAnswers(t *testing.T) {
 			ids := []json.RawMessage{json.RawMessage("1")}
 			s.expect(ids) // awaited, so that a failure is answered
 			defer s.unexpect(ids)
-			s.readJSON(io.NopCloser(strings.NewReader(c.body)), n, map[string]bool{"1": true})
+			s.readJSON(io.NopCloser(strings.NewReader(c.body)), n, pendingOf("1"))
 			line := string(within(t, s.incoming, 10*time.Second, "a line"))
 			if c.want == "" {
 				var m map[string]any
@@ -167,16 +167,21 @@ func TestClientReadsJSONAnswers(t *testing.T) {
 			}
 		})
 	}
-	// An announced body costs one allocation on its way to Read.
+	// An announced body costs one allocation on its way to Read, noting
+	// the request it answers none.
 	body := strings.NewReader("")
 	rc := io.NopCloser(body)
 	msg := `{"jsonrpc":"2.0","id":1,"result":true}`
-	pending := map[string]bool{}
+	id := []byte("1")
 	allocs := testing.AllocsPerRun(100, func() {
 		body.Reset(msg)
-		pending["1"] = true
-		s.readJSON(rc, int64(len(msg)), pending)
+		var pending pendingIDs
+		pending.add(id)
+		s.readJSON(rc, int64(len(msg)), &pending)
 		<-s.incoming
+		if pending.len() != 0 {
+			t.Fatalf("still pending: %+v", pending)
+		}
 	})
 	if allocs != 1 {
 		t.Errorf("%v allocations per JSON answer, want 1 (its buffer)", allocs)

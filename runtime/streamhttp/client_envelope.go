@@ -14,14 +14,9 @@ type envelope struct {
 	id, method, result []byte
 }
 
-// envelopes reads the envelope of msg, or of each element of a batch;
-// elements that are not JSON objects are left out.
-func envelopes(msg []byte) []envelope {
-	return appendEnvelopes(nil, msg)
-}
-
-// appendEnvelopes is envelopes appending to out: with room for one, a
-// message that is not a batch costs no allocation.
+// appendEnvelopes appends to out the envelope of msg, or of each element
+// of a batch; elements that are not JSON objects are left out. With room
+// for one in out, a message that is not a batch costs no allocation.
 func appendEnvelopes(out []envelope, msg []byte) []envelope {
 	msg = bytes.TrimSpace(msg)
 	if len(msg) == 0 {
@@ -66,13 +61,14 @@ type outgoing struct {
 	onlyAnswers  bool              // it holds answers and nothing else
 }
 
-// inspectOutgoing reads what post needs from msg. A message it cannot
-// decode is sent as it is and treated as a notification: the server will
-// answer it as it sees fit.
-func inspectOutgoing(msg []byte, handshake string) outgoing {
+// inspectOutgoing reads what post needs from msg, appending the ids of
+// its requests to requests (room for one saves an allocation). A message
+// it cannot decode is sent as it is and treated as a notification: the
+// server will answer it as it sees fit.
+func inspectOutgoing(msg []byte, handshake string, requests []json.RawMessage) outgoing {
 	var one [1]envelope
 	elems := appendEnvelopes(one[:0], msg)
-	o := outgoing{onlyAnswers: len(elems) > 0}
+	o := outgoing{requests: requests[:0], onlyAnswers: len(elems) > 0}
 	for _, e := range elems {
 		if e.method != nil {
 			o.onlyAnswers = false

@@ -239,7 +239,7 @@ func TestFailPendingSkipsAnswered(t *testing.T) {
 	defer s.Close()
 	s.expect([]json.RawMessage{json.RawMessage("1"), json.RawMessage("2")})
 	s.noteAnswer(json.RawMessage("1"), []byte(result([]byte("1"), "true")+"\n"))
-	s.failPending(map[string]bool{"1": true, "2": true}, errors.New("lost"))
+	s.failPending(pendingOf("1", "2"), errors.New("lost"))
 	if got := string(<-s.incoming); !strings.Contains(got, `"id":2`) {
 		t.Errorf("made-up answer %s, want one for id 2", got)
 	}

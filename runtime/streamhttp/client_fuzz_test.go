@@ -30,7 +30,7 @@ func FuzzClientEvents(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		st := &eventStream{kind: "POST", pending: map[string]bool{"1": true}}
+		st := &eventStream{kind: "POST", post: true, pending: *pendingOf("1")}
 		done := make(chan error, 1)
 		go func() { done <- s.consume(io.NopCloser(bytes.NewReader(in)), st) }()
 		check := func(line []byte) {

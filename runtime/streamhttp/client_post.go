@@ -23,7 +23,9 @@ import (
 // headers with the answer, and the answer may wait for ours). It returns
 // an error only when the stream has ended.
 func (s *ClientStream) post(msg []byte) error {
-	out := inspectOutgoing(msg, s.proto.Handshake)
+	cur := &inFlight{headers: make(chan struct{})}
+	out := inspectOutgoing(msg, s.proto.Handshake, cur.ids[:0])
+	cur.handshake = out.handshake != nil
 	s.awaitPrevious(out)
 	if err := s.stopped(); err != nil {
 		return err
@@ -40,7 +42,6 @@ func (s *ClientStream) post(msg []byte) error {
 	withSession := s.setHeaders(req.Header, out.handshake != nil)
 	req.Header["Accept"] = postAccept
 	req.Header["Content-Type"] = jsonType
-	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
 	s.expect(out.requests)
 	if !s.reserve() {
 		s.unexpect(out.requests)
@@ -71,6 +72,7 @@ var postAccept = []string{"application/json, text/event-stream"}[:1:1]
 type inFlight struct {
 	headers   chan struct{} // closed once they did (or the POST failed)
 	handshake bool
+	ids       [1]json.RawMessage // room for the id of its one request
 }
 
 // awaitPrevious waits for the headers of the previous POST as post says.
@@ -89,8 +91,8 @@ func (s *ClientStream) awaitPrevious(out outgoing) {
 		if out.onlyAnswers {
 			return
 		}
-		t := time.NewTimer(s.opts.HeaderWait)
-		defer t.Stop()
+		t := resetTimer(nil, s.opts.HeaderWait)
+		defer putTimer(t)
 		limit = t.C
 	}
 	select {
@@ -136,7 +138,7 @@ func (s *ClientStream) exchange(req *http.Request, withSession bool, out outgoin
 type postRest struct {
 	resp    *http.Response // an event stream or a JSON body to read
 	json    bool           // resp's body is JSON
-	pending map[string]bool
+	pending pendingIDs
 	other   func() // anything else
 }
 
@@ -146,9 +148,9 @@ func (r postRest) run(s *ClientStream) {
 		r.other()
 	case r.resp == nil:
 	case r.json:
-		s.readJSON(r.resp.Body, r.resp.ContentLength, r.pending)
+		s.readJSON(r.resp.Body, r.resp.ContentLength, &r.pending)
 	default:
-		s.runPostStream(r.resp.Body, &eventStream{kind: "POST", pending: r.pending})
+		s.runPostStream(r.resp.Body, &eventStream{kind: "POST", post: true, pending: r.pending})
 	}
 }
 
@@ -192,9 +194,9 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 			}
 		}}, nil
 	}
-	pending := make(map[string]bool, len(out.requests))
+	var pending pendingIDs
 	for _, id := range out.requests {
-		pending[string(id)] = true
+		pending.add(id)
 	}
 	switch mediaType(resp) {
 	case "text/event-stream":
@@ -205,9 +207,10 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 	// 202 Accepted (or another body, which we do not read): the answers
 	// to any requests will come on another stream.
 	resp.Body.Close()
-	if len(pending) > 0 && resp.StatusCode != http.StatusAccepted {
+	if pending.len() > 0 && resp.StatusCode != http.StatusAccepted {
 		err := fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type")))
-		return postRest{other: func() { s.failPending(pending, err) }}, nil
+		owed := pending // a copy, so that pending stays on the stack
+		return postRest{other: func() { s.failPending(&owed, err) }}, nil
 	}
 	return postRest{}, nil
 }
@@ -246,7 +249,7 @@ func mediaType(resp *http.Response) string {
 // readJSON reads a JSON body of length n (-1: not announced) holding
 // one message (or batch) and hands it to Read; requests of pending that
 // it did not answer get an error.
-func (s *ClientStream) readJSON(body io.ReadCloser, n int64, pending map[string]bool) {
+func (s *ClientStream) readJSON(body io.ReadCloser, n int64, pending *pendingIDs) {
 	defer body.Close()
 	var data []byte
 	var err error
@@ -265,7 +268,7 @@ func (s *ClientStream) readJSON(body io.ReadCloser, n int64, pending map[string]
 	case len(data) > s.opts.MaxMessageBytes:
 		err = fmt.Errorf("the answer is larger than %d bytes", s.opts.MaxMessageBytes)
 	case len(bytes.TrimSpace(data)) == 0:
-		if len(pending) == 0 {
+		if pending.len() == 0 {
 			return // an empty 200 to a notification or an answer
 		}
 		err = errors.New("the answer is empty")
@@ -275,7 +278,7 @@ func (s *ClientStream) readJSON(body io.ReadCloser, n int64, pending map[string]
 	if err != nil {
 		s.log.Warn("streamhttp: dropped an answer", "error", err)
 	}
-	if len(pending) > 0 {
+	if pending.len() > 0 {
 		if err == nil {
 			err = errors.New("the answer did not answer every request")
 		}
@@ -300,7 +303,7 @@ func readAnnounced(body io.Reader, n int) ([]byte, error) {
 
 // takeOwned is take for a message in a buffer of its own, which becomes
 // the line when it has room for the line's end: no copy.
-func (s *ClientStream) takeOwned(data []byte, pending map[string]bool) bool {
+func (s *ClientStream) takeOwned(data []byte, pending *pendingIDs) bool {
 	raw := bytes.TrimSpace(data)
 	if cap(data) <= len(raw) || bytes.IndexByte(raw, '\n') >= 0 || !jsonscan.Valid(raw) {
 		return s.take(raw, pending)
@@ -316,7 +319,7 @@ func (s *ClientStream) takeOwned(data []byte, pending map[string]bool) bool {
 // negotiated revision from the handshake's) and hands it to Read. A
 // message that is not JSON is logged and dropped. It reports false when
 // the stream ended first.
-func (s *ClientStream) take(raw []byte, pending map[string]bool) bool {
+func (s *ClientStream) take(raw []byte, pending *pendingIDs) bool {
 	raw = bytes.TrimSpace(raw)
 	if bytes.IndexByte(raw, '\n') < 0 && jsonscan.Valid(raw) {
 		// Already one line: copied as it is, spaces and all.
@@ -337,10 +340,10 @@ func (s *ClientStream) take(raw []byte, pending map[string]bool) bool {
 
 // takeOrDrop notes the answers in line (compact JSON ending in a newline)
 // and hands it to Read.
-func (s *ClientStream) takeOrDrop(line []byte, pending map[string]bool) bool {
+func (s *ClientStream) takeOrDrop(line []byte, pending *pendingIDs) bool {
 	var one [1]json.RawMessage
 	for _, id := range appendResponseIDs(one[:0], line) {
-		delete(pending, string(id))
+		pending.remove(id)
 		s.noteAnswer(id, line)
 	}
 	return s.deliver(line)
@@ -357,29 +360,26 @@ func (s *ClientStream) noteAnswer(id json.RawMessage, line []byte) {
 		return
 	}
 	s.handshakeID = nil
-	var e envelope
-	if es := envelopes(line); len(es) == 1 {
-		e = es[0]
+	var one [1]envelope
+	es := appendEnvelopes(one[:0], line)
+	if len(es) != 1 {
+		return
 	}
-	var result map[string]json.RawMessage
-	if e.result == nil || json.Unmarshal(e.result, &result) != nil || result == nil {
+	object, v, ok := resultVersion(es[0].result, s.proto.VersionField)
+	if !object {
 		return // an error, or not an object: no session yet
 	}
 	s.handshook = true
-	if s.proto.VersionField != "" {
-		var v string
-		if json.Unmarshal(result[s.proto.VersionField], &v) == nil {
-			s.version = v
-		}
+	if ok {
+		s.version = v
 	}
 }
 
 // failPending hands Read an error response for each request in pending
 // not answered meanwhile on another stream.
-func (s *ClientStream) failPending(pending map[string]bool, reason error) {
+func (s *ClientStream) failPending(pending *pendingIDs, reason error) {
 	s.prune(pending)
-	for id := range pending {
-		delete(pending, id)
+	for id := pending.pop(); id != nil; id = pending.pop() {
 		if !s.deliver(failureResponse(json.RawMessage(id), reason)) {
 			return
 		}
@@ -387,10 +387,13 @@ func (s *ClientStream) failPending(pending map[string]bool, reason error) {
 }
 
 // maybeStartGET opens the GET stream after the first notification that
-// follows the handshake's answer. It returns a channel closed once the
-// first GET has its response headers (or failed), or nil when it started
-// nothing.
+// follows the handshake's answer, unless NoGETStream. It returns a channel
+// closed once the first GET has its response headers (or failed), or nil
+// when it started nothing.
 func (s *ClientStream) maybeStartGET() <-chan struct{} {
+	if s.opts.NoGETStream {
+		return nil
+	}
 	s.mu.Lock()
 	start := s.handshook && !s.getStarted && !s.stopping
 	if start {

@@ -16,10 +16,11 @@ import (
 // eventStream is one logical event stream: the stream answering a POST,
 // or the GET stream, with the connections that resume it.
 type eventStream struct {
-	kind     string          // "POST" or "GET", for logs
-	pending  map[string]bool // ids of the requests whose answers it owes
-	lastID   []byte          // the last event id seen
-	retry    time.Duration   // the server's last retry value
+	kind     string        // "POST" or "GET", for logs
+	post     bool          // a POST's stream, owing the answers in pending
+	pending  pendingIDs    // ids of the requests whose answers it owes
+	lastID   []byte        // the last event id seen
+	retry    time.Duration // the server's last retry value
 	hasRetry bool
 	failures int // attempts in a row that failed or brought nothing new
 }
@@ -42,7 +43,7 @@ func (s *ClientStream) logStreamDone(st *eventStream) {
 func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
 	defer s.logStreamDone(st)
 	err := s.consume(body, st)
-	for s.prune(st.pending) > 0 && s.ctx.Err() == nil {
+	for s.prune(&st.pending) > 0 && s.ctx.Err() == nil {
 		switch {
 		case errors.Is(err, errEventTooLarge):
 		case len(st.lastID) == 0:
@@ -59,7 +60,7 @@ func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
 			}
 		}
 		if s.ctx.Err() == nil {
-			s.failPending(st.pending, err)
+			s.failPending(&st.pending, err)
 		}
 		return
 	}
@@ -91,15 +92,10 @@ func (s *ClientStream) unexpect(ids []json.RawMessage) {
 // prune drops from pending the requests answered meanwhile on another
 // stream (a server may send an answer on the GET stream), and returns
 // how many remain.
-func (s *ClientStream) prune(pending map[string]bool) int {
+func (s *ClientStream) prune(pending *pendingIDs) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id := range pending {
-		if !s.awaited[id] {
-			delete(pending, id)
-		}
-	}
-	return len(pending)
+	return pending.retain(s.awaited)
 }
 
 // runGET keeps the GET stream open for messages the server starts,
@@ -158,7 +154,7 @@ func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
 	defer putSSEParser(p) // every event taken has been copied
 	p.LastID = append(p.LastID[:0], st.lastID...)
 	p.id = append(p.id[:0], st.lastID...)
-	owed := len(st.pending) > 0
+	owed := st.pending.len() > 0
 	for {
 		ev, err := p.Next()
 		if !bytes.Equal(p.LastID, st.lastID) { // copied: the parser's buffer is reused
@@ -181,10 +177,10 @@ func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
 			continue // a priming event: it only sets the id (and retry)
 		}
 		st.failures = 0
-		if !s.take(ev.Data, st.pending) {
+		if !s.take(ev.Data, &st.pending) {
 			return nil
 		}
-		if owed && len(st.pending) == 0 {
+		if owed && st.pending.len() == 0 {
 			if !p.sawEOF() {
 				drain(body)
 			}
@@ -224,7 +220,7 @@ func (s *ClientStream) resume(st *eventStream, wait bool) (*http.Response, error
 			if !s.sleep(s.reconnectDelay(st)) {
 				return nil, ErrClientClosed
 			}
-			if st.pending != nil && s.prune(st.pending) == 0 {
+			if st.post && s.prune(&st.pending) == 0 {
 				return nil, errAnswered
 			}
 		}

@@ -2,7 +2,6 @@ package streamhttp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -49,6 +49,18 @@ func (s *Session) open(ids []string, useJSON, lazy, batch, handshake bool) (*str
 	return st, 0, ""
 }
 
+// standalone returns the GET stream (id 0), made when first needed: a
+// client may never open it, and the server may never send a message
+// outside a request. s.mu is held.
+func (s *Session) standalone() *stream {
+	st := s.streams[0]
+	if st == nil {
+		st = &stream{id: 0, next: 1, wake: make(chan struct{}, 1)}
+		s.streams[0] = st
+	}
+	return st
+}
+
 // attach claims st for a GET response, after seq, and returns the
 // claim's owner number. A resumption (takeover) replaces the response
 // serving the stream, which is most likely a connection that dropped
@@ -59,6 +71,9 @@ func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.streams[streamID]
+	if st == nil && streamID == 0 && !s.ended {
+		st = s.standalone()
+	}
 	switch {
 	case s.ended:
 		return nil, 0, http.StatusNotFound, "session ended"
@@ -107,16 +122,16 @@ func (s *Session) Version() string {
 
 // noteHandshake reads the answer to the handshake. s.mu is held.
 func (s *Session) noteHandshake(msg []byte) {
-	var a struct {
-		Result map[string]json.RawMessage `json:"result"`
-		Error  json.RawMessage            `json:"error"`
+	failed, result := true, []byte(nil)
+	if jsonscan.Valid(msg) {
+		failed, result = handshakeFailed(msg)
 	}
-	if json.Unmarshal(msg, &a) != nil || a.Error != nil {
+	if failed {
 		s.failed = true
 		return
 	}
-	if f := s.h.proto.VersionField; f != "" {
-		_ = json.Unmarshal(a.Result[f], &s.version)
+	if _, v, ok := resultVersion(result, s.h.proto.VersionField); ok {
+		s.version = v
 	}
 }
 
@@ -175,7 +190,8 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	} else {
 		// What is stored and not yet written; what was evicted is lost.
 		s.mu.Lock()
-		seq = max(s.streams[0].written, s.streams[0].evicted)
+		st := s.standalone()
+		seq = max(st.written, st.evicted)
 		s.mu.Unlock()
 	}
 	if !s.begin() {

@@ -41,7 +41,7 @@ func writeJSONAnswer(w http.ResponseWriter, msg []byte) {
 	_, _ = w.Write(msg)
 }
 
-// waitTimers keeps stopped timers for the next stream's waits.
+// waitTimers keeps stopped timers for the next wait of either side.
 var waitTimers sync.Pool
 
 // resetTimer returns t, or a pooled or new timer, set to fire after d.
@@ -57,8 +57,15 @@ func resetTimer(t *time.Timer, d time.Duration) *time.Timer {
 	return t
 }
 
-// putTimer stops t and keeps it for another stream.
+// putTimer stops t and keeps it for another wait. A value it sent and
+// nobody received is dropped (a timer channel keeps one only with
+// GODEBUG asynctimerchan=1), so that the next wait does not see it.
 func putTimer(t *time.Timer) {
-	t.Stop()
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
 	waitTimers.Put(t)
 }

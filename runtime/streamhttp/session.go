@@ -115,7 +115,6 @@ func newSession(h *Handler, id string) *Session {
 		nextID:    1,
 		lastUsed:  time.Now(),
 	}
-	s.streams[0] = &stream{id: 0, next: 1, wake: make(chan struct{}, 1)}
 	return s
 }
 
@@ -238,16 +237,19 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 		s.answered(st, []string{m.ID.String()}, msg)
 		return nil
 	}
-	st := s.streams[0]
+	var st *stream
 	if !related.IsZero() {
 		if rs := s.byRequest[related.String()]; rs != nil && !rs.json {
 			st = rs
 		}
 	}
-	if s.id == "" && st.id == 0 {
-		// Stateless: no client can ever read the GET stream.
-		s.h.log.Debug("streamhttp: dropped a message unrelated to the request (stateless)", "message", jsonrpc.Truncate(string(msg)))
-		return nil
+	if st == nil {
+		if s.id == "" {
+			// Stateless: no client can ever read the GET stream.
+			s.h.log.Debug("streamhttp: dropped a message unrelated to the request (stateless)", "message", jsonrpc.Truncate(string(msg)))
+			return nil
+		}
+		st = s.standalone()
 	}
 	s.appendEvent(st, msg)
 	return nil
