@@ -35,9 +35,11 @@ func DecodeRawObject(b []byte, v *json.RawMessage) error {
 
 // EncodeObject encodes v for a raw member: with its own AppendJSON (as
 // generated types have) or MarshalJSON when it has one, else with
-// encoding/json; a json.RawMessage is checked and kept, not copied. v
-// must encode as a JSON object; nil, a nil pointer or
-// JSON null give a nil member, which encoders leave out.
+// encoding/json; a json.RawMessage is kept, not copied. What v's own
+// methods wrote and a json.RawMessage are checked to be valid JSON;
+// encoding/json's output is valid already. v must encode as a JSON
+// object; nil, a nil pointer or JSON null give a nil member, which
+// encoders leave out.
 func EncodeObject(v any) (json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
@@ -47,6 +49,7 @@ func EncodeObject(v any) (json.RawMessage, error) {
 	}
 	var b []byte
 	var err error
+	checked := false // encoding/json writes nothing but valid JSON
 	switch x := v.(type) {
 	case json.RawMessage:
 		b = x
@@ -56,11 +59,12 @@ func EncodeObject(v any) (json.RawMessage, error) {
 		b, err = x.MarshalJSON()
 	default:
 		b, err = json.Marshal(v)
+		checked = true
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !json.Valid(b) {
+	if !checked && !jsonscan.Valid(b) {
 		return nil, fmt.Errorf("%T does not encode as valid JSON", v)
 	}
 	switch kind := jsonscan.Kind(b); kind {
