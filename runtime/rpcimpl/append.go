@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -21,7 +22,7 @@ func AppendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	if raw == nil {
 		return append(b, "null"...), nil
 	}
-	if compactSafe(raw) && json.Valid(raw) {
+	if compactSafe(raw) && jsonscan.Valid(raw) {
 		return append(b, raw...), nil
 	}
 	data, err := json.Marshal(raw) // compacts and escapes, or says why not
@@ -34,28 +35,52 @@ func AppendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 // compactSafe reports whether raw, if it is valid JSON, is what
 // json.Marshal would write for it: no space between tokens, no '<', '>'
 // or '&', and no U+2028 or U+2029 (whose UTF-8 encodings start with
-// 0xE2).
+// 0xE2). It looks each byte up in [rawClass], as raw JSON can be long.
 func compactSafe(raw []byte) bool {
-	inString := false
 	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case c == '<' || c == '>' || c == '&' || c == 0xE2:
+		switch rawClass[raw[i]] {
+		case rawUnsafe, rawSpace:
 			return false
-		case inString:
-			if c == '\\' {
-				i++ // the escaped byte cannot end the string
-			} else if c == '"' {
-				inString = false
+		case rawQuote: // a string, up to its closing quote
+			for i++; i < len(raw); i++ {
+				c := rawClass[raw[i]]
+				if c <= rawSpace {
+					continue
+				}
+				if c == rawUnsafe {
+					return false
+				}
+				if c == rawQuote {
+					break
+				}
+				i++ // a backslash: the escaped byte cannot end the string
 			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
 		}
 	}
 	return true
 }
+
+// The classes of bytes compactSafe tells apart.
+const (
+	rawPlain = iota
+	rawSpace
+	rawQuote
+	rawBackslash
+	rawUnsafe
+)
+
+// rawClass is the class of each byte for compactSafe.
+var rawClass = func() (t [256]uint8) {
+	for _, c := range " \t\n\r" {
+		t[c] = rawSpace
+	}
+	for _, c := range []byte("<>&\xe2") {
+		t[c] = rawUnsafe
+	}
+	t['"'] = rawQuote
+	t['\\'] = rawBackslash
+	return t
+}()
 
 // AppendMap appends m as json.Marshal encodes a map with string keys: null
 // when m is nil, else an object whose members are sorted by key, each

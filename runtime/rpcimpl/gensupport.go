@@ -33,17 +33,23 @@ func Unmarshal[T any](b []byte, v *T) error {
 // DecodeArray decodes the JSON array b into *v with decode, one element at
 // a time, placing an element's error at its index (see [AtIndex]). A JSON
 // null leaves *v nil. The elements are counted first, so that *v is
-// allocated once at its length.
+// allocated once at its length; the first few are not scanned again.
 func DecodeArray[T any](b []byte, v *[]T, decode func([]byte, *T) error) error {
 	b = trimSpace(b)
-	n, ok := countItems(b)
+	var ends [8]int
+	n, ok := countItems(b, ends[:])
 	if !ok {
 		return decodeArraySlow(b, v, decode)
 	}
 	out := make([]T, n)
 	i := skipSpace(b, 1)
 	for k := range out {
-		end := skipValue(b, i)
+		var end int
+		if k < len(ends) {
+			end = ends[k]
+		} else {
+			end = skipValue(b, i)
+		}
 		if err := decode(b[i:end], &out[k]); err != nil {
 			return AtIndex(k, err)
 		}
@@ -54,8 +60,9 @@ func DecodeArray[T any](b []byte, v *[]T, decode func([]byte, *T) error) error {
 }
 
 // countItems counts the items of the JSON array b, without space around
-// it; ok is false when b is not a well-formed array.
-func countItems(b []byte) (n int, ok bool) {
+// it, and records where the first len(ends) of them end; ok is false
+// when b is not a well-formed array.
+func countItems(b []byte, ends []int) (n int, ok bool) {
 	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
 		return 0, false
 	}
@@ -68,6 +75,9 @@ func countItems(b []byte) (n int, ok bool) {
 		end := skipValue(b, i)
 		if end <= i || end > last {
 			return 0, false
+		}
+		if n < len(ends) {
+			ends[n] = end
 		}
 		n++
 		i = skipSpace(b, end)

@@ -143,7 +143,8 @@ func FuzzDecodeRawMap(f *testing.F) {
 // TestDecodeArrayFastSameAsSlow checks that DecodeArray gives what it
 // gave through encoding/json, errors included.
 func TestDecodeArrayFastSameAsSlow(t *testing.T) {
-	for _, s := range []string{`[]`, ` [ "a" , "b\n" ,null] `, `null`, `["a",1]`, `{}`, `"x"`, `[[]]`} {
+	for _, s := range []string{`[]`, ` [ "a" , "b\n" ,null] `, `null`, `["a",1]`, `{}`, `"x"`, `[[]]`,
+		`["1","2","3","4","5","6","7","8"]`, `[ "1" ,"2","3","4","5","6","7","8" , "9","1\"0"]`, `["1","2","3","4","5","6","7","8",9]`} {
 		checkDecodeArray(t, []byte(s))
 	}
 	msg := []byte(`["a","b","c","d","e"]`)
@@ -174,7 +175,7 @@ func checkDecodeArray(t *testing.T, b []byte) {
 // FuzzDecodeArray checks DecodeArray against its encoding/json path on
 // valid JSON.
 func FuzzDecodeArray(f *testing.F) {
-	for _, s := range []string{`[]`, `["a",null,"\u00e9"]`, `[1,"a"]`, `[[1,[2]],{"a":"]"}]`, `null`, `{}`} {
+	for _, s := range []string{`[]`, `["a",null,"\u00e9"]`, `[1,"a"]`, `[[1,[2]],{"a":"]"}]`, `null`, `{}`, `[0,1,2,3,4,5,6,7,"8",["9"]]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

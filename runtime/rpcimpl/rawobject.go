@@ -1,10 +1,12 @@
 package rpcimpl
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -35,9 +37,11 @@ func DecodeRawObject(b []byte, v *json.RawMessage) error {
 
 // EncodeObject encodes v for a raw member: with its own AppendJSON (as
 // generated types have) or MarshalJSON when it has one, else with
-// encoding/json; a json.RawMessage is checked and kept, not copied. v
-// must encode as a JSON object; nil, a nil pointer or
-// JSON null give a nil member, which encoders leave out.
+// encoding/json; a json.RawMessage is kept, not copied. What v's own
+// methods wrote and a json.RawMessage are checked to be valid JSON;
+// encoding/json's output is valid already. v must encode as a JSON
+// object; nil, a nil pointer or JSON null give a nil member, which
+// encoders leave out.
 func EncodeObject(v any) (json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
@@ -47,6 +51,7 @@ func EncodeObject(v any) (json.RawMessage, error) {
 	}
 	var b []byte
 	var err error
+	checked := false // encoding/json writes nothing but valid JSON
 	switch x := v.(type) {
 	case json.RawMessage:
 		b = x
@@ -56,11 +61,12 @@ func EncodeObject(v any) (json.RawMessage, error) {
 		b, err = x.MarshalJSON()
 	default:
 		b, err = json.Marshal(v)
+		checked = true
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !json.Valid(b) {
+	if !checked && !jsonscan.Valid(b) {
 		return nil, fmt.Errorf("%T does not encode as valid JSON", v)
 	}
 	switch kind := jsonscan.Kind(b); kind {
@@ -89,7 +95,7 @@ func DecodeRawInto(field string, raw json.RawMessage, v any) error {
 	if u, ok := v.(json.Unmarshaler); ok {
 		err = u.UnmarshalJSON(raw)
 	} else {
-		err = json.Unmarshal(raw, v)
+		err = unmarshal(raw, v)
 	}
 	if err == nil {
 		return nil
@@ -102,4 +108,41 @@ func DecodeRawInto(field string, raw json.RawMessage, v any) error {
 	var fe *jsonrpc.FieldError
 	errors.As(AtField(field, err), &fe) // AtField always gives one
 	return jsonrpc.InvalidParams(fe.Field, fe.Reason)
+}
+
+// A rawDecoder decodes one small JSON value at a time with a
+// json.Decoder, whose scanner and decoding state are kept from one
+// value to the next: json.Unmarshal makes both anew for each value, a
+// few allocations per level of nesting and per member.
+type rawDecoder struct {
+	r   bytes.Reader
+	dec *json.Decoder
+}
+
+// maxPooledRaw is the longest value decoded by a pooled rawDecoder, whose
+// buffer grows to about twice the longest value it has read.
+const maxPooledRaw = 4 << 10
+
+var rawDecoders = sync.Pool{New: func() any {
+	d := new(rawDecoder)
+	d.dec = json.NewDecoder(&d.r)
+	return d
+}}
+
+// unmarshal is json.Unmarshal(raw, v), with the same result and errors.
+// A short value that is valid JSON (checked first, as json.Unmarshal
+// does, so that a syntax error is reported before a type error) is
+// decoded by a pooled rawDecoder; a decoder that failed is not reused.
+func unmarshal(raw []byte, v any) error {
+	if len(raw) > maxPooledRaw || !jsonscan.Valid(raw) {
+		return json.Unmarshal(raw, v)
+	}
+	d := rawDecoders.Get().(*rawDecoder)
+	d.r.Reset(raw)
+	if err := d.dec.Decode(v); err != nil {
+		return err
+	}
+	d.r.Reset(nil)
+	rawDecoders.Put(d)
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -144,6 +145,44 @@ func TestEncodeObject(t *testing.T) {
 	if _, err := EncodeObject(searchArgs{Query: "q"}); err != nil || appendCalls != 1 {
 		t.Errorf("EncodeObject called AppendJSON %d times (%v), want once", appendCalls, err)
 	}
+}
+
+// FuzzEncodeObject checks what EncodeObject accepts from a value's own
+// MarshalJSON and from a json.RawMessage against encoding/json: valid
+// JSON that is an object is kept as it is, null gives nil, and anything
+// else is refused.
+func FuzzEncodeObject(f *testing.F) {
+	for _, s := range []string{`{}`, ` {"a" : [1, {"b":null}]} `, `null`, `[]`, `"x"`, `{"a":`, `{"a":1}}`, `{"\u00e9":"\ud800"}`, "{\"a\":\"\x01\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := ""
+		switch {
+		case !json.Valid(b):
+			want = "does not encode as valid JSON"
+		case jsonscan.Kind(b) == "null":
+			want = "null"
+		case jsonscan.Kind(b) != "object":
+			want = "not an object"
+		}
+		for _, v := range []any{json.RawMessage(b), marshalsTo(b)} {
+			got, err := EncodeObject(v)
+			switch want {
+			case "":
+				if err != nil || string(got) != string(b) {
+					t.Fatalf("EncodeObject(%T(%q)) = %q, %v; want it kept", v, b, got, err)
+				}
+			case "null":
+				if err != nil || got != nil {
+					t.Fatalf("EncodeObject(%T(%q)) = %q, %v; want nil", v, b, got, err)
+				}
+			default:
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Fatalf("EncodeObject(%T(%q)) = %q, %v; want an error saying %q", v, b, got, err, want)
+				}
+			}
+		}
+	})
 }
 
 func TestDecodeRawInto(t *testing.T) {

@@ -64,3 +64,21 @@ func BenchmarkValid(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSkipJSONText skips a string holding JSON text, as a tool's
+// text content repeats its structured content: an escaped quote every few
+// bytes.
+func BenchmarkSkipJSONText(b *testing.B) {
+	hits := make([]map[string]any, 5)
+	for i := range hits {
+		hits[i] = map[string]any{"id": 4000 + i*37, "title": "memory leak in the reader", "state": "open", "score": 0.5}
+	}
+	inner, _ := json.Marshal(map[string]any{"query": "memory leak in the reader", "sort": "relevance", "hits": hits})
+	text, _ := json.Marshal(string(inner))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if SkipString(text, 0) != len(text) {
+			b.Fatal("wrong end")
+		}
+	}
+}

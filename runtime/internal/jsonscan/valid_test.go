@@ -129,14 +129,50 @@ func FuzzUnquoteString(f *testing.F) {
 	})
 }
 
-// TestSkipString checks escaped quotes and runs of backslashes.
+// TestSkipString checks escaped quotes and runs of backslashes, also
+// where escapes are dense (JSON text in a string) and cross the eight-byte
+// words SkipString then reads, and where they stop for a long plain run.
 func TestSkipString(t *testing.T) {
-	for _, s := range []string{`""`, `"a"`, `"\""`, `"\\"`, `"\\\""`, `"\\\\"`, `"x\\\"y\\"`} {
-		b := []byte(s + `,"z"`)
-		if got := SkipString(b, 0); got != len(s) {
-			t.Errorf("SkipString(%s) = %d, want %d", b, got, len(s))
+	dense := `{\"query\":\"memory leak\",\"hits\":[{\"id\":1,\"title\":\"a \\\"b\\\" c\"}]}`
+	for _, s := range []string{`""`, `"a"`, `"\""`, `"\\"`, `"\\\""`, `"\\\\"`, `"x\\\"y\\"`,
+		`"` + dense + `"`, `"\"` + strings.Repeat("a", 7) + `\\"`, `"\"` + strings.Repeat("a", 8) + `\\"`,
+		`"\"` + strings.Repeat("a", 6) + `\"\\\\\\"`, `"\"` + strings.Repeat(`\\`, 9) + `"`,
+		`"\"` + strings.Repeat("plain text ", 10) + `\"` + strings.Repeat("x", 100) + `"`,
+		`"\"abcdefg\\` + `"`, `"\"abcdef\\\"` + `"`} {
+		for _, after := range []string{`,"z"`, `,"\"z"`, ""} {
+			b := []byte(s + after)
+			if got := SkipString(b, 0); got != len(s) {
+				t.Errorf("SkipString(%s) = %d, want %d", b, got, len(s))
+			}
+		}
+		if end, ok := CheckString([]byte(s), 0); !ok || end != len(s) {
+			t.Errorf("%s is not one valid string literal (%d, %v)", s, end, ok)
 		}
 	}
+}
+
+// FuzzSkipString checks SkipString against CheckString on every valid
+// string literal, followed by nothing or by more JSON.
+func FuzzSkipString(f *testing.F) {
+	for _, s := range []string{`"a\"b"`, `"\"\\\"\\\\\"x\"y"`, `"\"` + strings.Repeat(`ab\"`, 20) + `"`, `"\"` + strings.Repeat("abcdefgh", 6) + `\\\""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != '"' {
+			return
+		}
+		end, ok := CheckString(b, 0)
+		if !ok {
+			return
+		}
+		if got := SkipString(b, 0); got != end {
+			t.Fatalf("SkipString(%q) = %d, want %d", b, got, end)
+		}
+		more := append(b[:end:end], `,"\\\"z"]`...)
+		if got := SkipString(more, 0); got != end {
+			t.Fatalf("SkipString(%q) = %d, want %d", more, got, end)
+		}
+	})
 }
 
 // TestUnquoteOneAllocation: a literal with escapes is decoded into one
