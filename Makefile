@@ -30,6 +30,8 @@ LOAD_THROUGHPUT ?= -calls 100000 -conns 64 -impls rpcgen,minimal
 LOAD_IDLE       ?= -levels 1000,5000,10000 -impls rpcgen,minimal
 LOAD_SCALE      ?= -conns 10000 -interval 1s -duration 1m -impls rpcgen -memlimit 160MiB
 BENCHCOLS     := /impl@(rpcgen xexp jrpc2 sourcegraph gosdk mcpgo stdjson preencoded)
+# The runtime tests that measure a cost, run again without the race detector.
+COSTTESTS     := Alloc|Heap|SizeClass|Stack
 
 .PHONY: all generate test fmt vet staticcheck deps gopls unit nested check-generated fuzz bench bench-runtime clean
 
@@ -71,8 +73,13 @@ $(GOPLS):
 	@echo "go install golang.org/x/tools/gopls@$(GOPLS_VERSION) into $(@D)"
 	@GOBIN=$(abspath $(@D)) $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
 
+## unit: every test under the race detector, then the runtime's cost tests
+## (allocations, heap and stack per connection) once more without it: the
+## race detector allocates on its own, so some of them only bound what
+## they measure when it is off.
 unit: deps gopls
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '$(COSTTESTS)' ./runtime/...
 
 ## nested: modules of their own under interop/, contrib/ and bench/ (kept out of the main module's dependencies).
 nested:
