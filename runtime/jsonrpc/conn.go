@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -28,9 +29,6 @@ type Conn struct {
 	log     *slog.Logger
 	stream  io.ReadWriteCloser
 	reader  framing.Reader
-	// waiter is reader when it can hand the wait for input to a new
-	// goroutine (see readLoop), else nil.
-	waiter framing.Waiter
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
@@ -44,8 +42,9 @@ type Conn struct {
 	queued      byteBudget    // bytes of incoming messages waiting for a handler
 	out         outQueue      // messages waiting for the write loop
 	related     RelatedWriter // the stream, when it routes messages by request
-	spare       chan []byte   // buffers of written messages, for reuse: spareMessages
-	// inputDone is closed when reading has ended (EOF or a read error).
+	// inputDone is closed when reading has ended (EOF or a read error);
+	// made by inputEnded when a writer first waits for it (guarded by
+	// mu).
 	inputDone chan struct{}
 
 	// establish is the stream's Established, or nil; established
@@ -66,6 +65,11 @@ type Conn struct {
 	// reader goroutine only).
 	queuesClosed bool
 	inputEnd     bool // the peer sent its last message (guarded by mu)
+	// waits: the reader is a framing.Waiter that can hand the wait for
+	// input to a new goroutine (see readLoop).
+	waits bool
+	// inputOver: reading has ended (guarded by mu; see inputDone).
+	inputOver bool
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number; made by the first call
@@ -95,14 +99,33 @@ type Conn struct {
 	release func()
 	// after holds what is registered with ctx's AfterFunc (guarded by
 	// mu; nil when nothing is).
-	after         *afterFuncs
-	requests      *workQueue[*incoming]
-	notifications *workQueue[*incoming]
-	order         noteOrder      // with Options.OrderRequestsAfterNotifications
-	inline        inlineReader   // with Options.Inline
-	wg            sync.WaitGroup // the read and write loops and tracked goroutines
-	handlers      sync.WaitGroup // request and notification workers
+	after  *afterFuncs
+	order  noteOrder      // with Options.OrderRequestsAfterNotifications
+	inline inlineReader   // with Options.Inline
+	wg     sync.WaitGroup // the read and write loops and tracked goroutines
+	// handlers counts the request and notification workers.
+	handlers sync.WaitGroup
+	// The work queues are part of the Conn: an idle connection holds no
+	// allocation of theirs.
+	requests      workQueue[*incoming]
+	notifications workQueue[*incoming]
 }
+
+// requestRunner is a Conn as the runner of its request queue.
+type requestRunner Conn
+
+func (r *requestRunner) runTask(in *incoming)      { (*Conn)(r).runRequest(in) }
+func (r *requestRunner) workers() *sync.WaitGroup  { return &r.handlers }
+func (r *requestRunner) ended() <-chan struct{}    { return r.done }
+func (r *requestRunner) lingerTime() time.Duration { return linger }
+
+// noteRunner is a Conn as the runner of its notification queue.
+type noteRunner Conn
+
+func (r *noteRunner) runTask(in *incoming)      { (*Conn)(r).runNotification(in) }
+func (r *noteRunner) workers() *sync.WaitGroup  { return &r.handlers }
+func (r *noteRunner) ended() <-chan struct{}    { return r.done }
+func (r *noteRunner) lingerTime() time.Duration { return linger }
 
 // ErrPeerClosed is the reason a connection ended when the peer closed its
 // end of the stream.
@@ -118,16 +141,14 @@ type connKey struct{}
 func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
 	c := &Conn{
-		opts:      opts.kept(),
-		log:       opts.Logger,
-		stream:    stream,
-		reader:    opts.Framing.NewReader(stream, opts.Limits),
-		out:       outQueue{max: opts.MaxQueuedWrites},
-		spare:     spareMessages,
-		inputDone: make(chan struct{}),
-		done:      make(chan struct{}),
-		warnings:  warnLimiter{now: opts.now},
-		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
+		opts:     opts.kept(),
+		log:      opts.Logger,
+		stream:   stream,
+		reader:   opts.Framing.NewReader(stream, opts.Limits),
+		out:      outQueue{max: opts.MaxQueuedWrites},
+		done:     make(chan struct{}),
+		warnings: warnLimiter{now: opts.now},
+		queued:   byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	c.writer = opts.Framing.NewWriter(&c.flusher)
 	c.flusher.stream = stream
@@ -140,7 +161,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	}
 	c.recycler, _ = c.reader.(framing.Recycler)
 	if _, ok := stream.(framing.IdleInput); ok {
-		c.waiter, _ = c.reader.(framing.Waiter)
+		_, c.waits = c.reader.(framing.Waiter)
 	}
 	c.related, _ = stream.(RelatedWriter)
 	c.ctx = (*connContext)(c)
@@ -173,8 +194,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		c.send = send
 	}
 
-	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
-	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
+	c.requests.init(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, (*requestRunner)(c))
+	c.notifications.init(1, opts.MaxQueuedNotifications, (*noteRunner)(c))
 	opts.Metrics.attach(c)
 	c.wg.Add(1)
 	go c.readLoop()
@@ -377,7 +398,7 @@ func (c *Conn) readLoop() {
 // the connection's reader. It starts from readLoop, as the reader, when
 // the connection has been idle a while.
 func (c *Conn) awaitInput() {
-	c.waiter.Wait()
+	c.reader.(framing.Waiter).Wait()
 	c.readLoop()
 }
 
@@ -398,8 +419,8 @@ func (c *Conn) readMessages() readEnd {
 	for {
 		var msg []byte
 		var err error
-		if c.waiter != nil {
-			msg, err = c.waiter.ReadBusy()
+		if c.waits {
+			msg, err = c.reader.(framing.Waiter).ReadBusy()
 		} else {
 			msg, err = c.reader.Read()
 		}
@@ -419,7 +440,7 @@ func (c *Conn) readMessages() readEnd {
 				c.replyFromReader(c.errorResponse(NullID, invalidRequest(Truncate(fe.Error()))))
 				continue
 			}
-			close(c.inputDone)
+			c.endInput()
 			if errors.Is(err, io.EOF) {
 				c.closeQueues()
 				c.peerFinished()
@@ -445,6 +466,30 @@ func (c *Conn) readMessages() readEnd {
 		default:
 		}
 	}
+}
+
+// endInput records that reading has ended, closing inputDone if a writer
+// waits for it.
+func (c *Conn) endInput() {
+	c.mu.Lock()
+	c.inputOver = true
+	if c.inputDone != nil {
+		close(c.inputDone)
+	}
+	c.mu.Unlock()
+}
+
+// inputEnded returns a channel closed when reading has ended.
+func (c *Conn) inputEnded() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inputOver {
+		return closedChan
+	}
+	if c.inputDone == nil {
+		c.inputDone = make(chan struct{})
+	}
+	return c.inputDone
 }
 
 // goTracked runs f on a goroutine the connection waits for, unless the

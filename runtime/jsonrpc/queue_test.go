@@ -120,7 +120,7 @@ func TestWorkQueueLingers(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, false)]
 		ran <- strings.Fields(string(buf))[1] // "goroutine N [running]:"
 	}, &wg, done)
-	q.linger = time.Hour
+	q.run.(*funcRunner[int]).linger = time.Hour
 	q.push(1)
 	first := <-ran
 	q.push(2)
@@ -140,7 +140,7 @@ func TestWorkQueueCloseEndsLingerer(t *testing.T) {
 	defer close(done)
 	ran := make(chan struct{}, 1)
 	q := newWorkQueue(1, 10, func(int) { ran <- struct{}{} }, &wg, done)
-	q.linger = time.Hour
+	q.run.(*funcRunner[int]).linger = time.Hour
 	q.push(1)
 	<-ran
 	q.close()

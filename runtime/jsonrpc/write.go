@@ -126,9 +126,10 @@ func (c *Conn) writeAll() (stop bool) {
 // id null saying why it is exiting), so the read loop gets DrainTimeout to
 // take in what is still to be read before the connection ends.
 func (c *Conn) writeFailed(err error) {
+	input := c.inputEnded()
 	t := time.NewTimer(c.opts.DrainTimeout)
 	select {
-	case <-c.inputDone:
+	case <-input:
 	case <-c.done:
 	case <-t.C:
 	}
