@@ -143,11 +143,21 @@ func TestCloseAllocations(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		local bool
+		told  bool // over a stream that is a MessageReader and an Establisher
 		max   float64
-	}{{"peer closes", false, 19}, {"Close", true, 21}} {
+	}{
+		{"peer closes", false, false, 19},
+		{"Close", true, false, 21},
+		// One more: the told stream itself.
+		{"peer closes, told stream", false, true, 20},
+	} {
 		n := testing.AllocsPerRun(100, func() {
 			a, b := net.Pipe()
-			c := NewConn(a, Options{})
+			var stream io.ReadWriteCloser = a
+			if tc.told {
+				stream = &toldStream{Conn: a}
+			}
+			c := NewConn(stream, Options{})
 			if tc.local {
 				c.Close()
 			}
@@ -160,6 +170,17 @@ func TestCloseAllocations(t *testing.T) {
 		}
 	}
 }
+
+// toldStream is a stream that wants to know where messages end and when
+// the connection is established.
+type toldStream struct {
+	net.Conn
+	frames      int
+	established bool
+}
+
+func (s *toldStream) MessageRead() { s.frames++ }
+func (s *toldStream) Established() { s.established = true }
 
 // TestRecoverable checks which read errors the reader goes on after, and
 // that the end of the stream is told apart without allocating.

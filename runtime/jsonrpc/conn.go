@@ -36,7 +36,6 @@ type Conn struct {
 	// value allocates, one with a func value does not.
 	startWriter func()
 	flusher     sink          // the writer's destination while a writer runs
-	onFrame     func()        // the stream's MessageRead, or nil
 	names       nameCache     // method names read, for the read loop only
 	warnings    warnLimiter   // the warnings a peer can trigger
 	queued      byteBudget    // bytes of incoming messages waiting for a handler
@@ -47,9 +46,6 @@ type Conn struct {
 	// mu).
 	inputDone chan struct{}
 
-	// establish is the stream's Established, or nil; established
-	// records that it was called.
-	establish func()
 	// version is the protocol version the handshake negotiated, or nil
 	// (see Options.VersionField).
 	version atomic.Pointer[string]
@@ -70,6 +66,10 @@ type Conn struct {
 	waits bool
 	// inputOver: reading has ended (guarded by mu; see inputDone).
 	inputOver bool
+	// framesTold: the stream is a MessageReader; establishes: it is an
+	// Establisher (flags rather than method values, which would be an
+	// allocation each).
+	framesTold, establishes bool
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number; made by the first call
@@ -153,12 +153,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	c.writer = opts.Framing.NewWriter(&c.flusher)
 	c.flusher.stream = stream
 	c.startWriter = c.writeLoop
-	if m, ok := stream.(MessageReader); ok {
-		c.onFrame = m.MessageRead
-	}
-	if e, ok := stream.(Establisher); ok {
-		c.establish = e.Established
-	}
+	_, c.framesTold = stream.(MessageReader)
+	_, c.establishes = stream.(Establisher)
 	c.recycler, _ = c.reader.(framing.Recycler)
 	if _, ok := stream.(framing.IdleInput); ok {
 		_, c.waits = c.reader.(framing.Waiter)
@@ -223,8 +219,8 @@ type Establisher interface {
 
 // markEstablished calls the stream's Established, the first time only.
 func (c *Conn) markEstablished() {
-	if c.establish != nil && !c.established.Swap(true) {
-		c.establish()
+	if c.establishes && !c.established.Swap(true) {
+		c.stream.(Establisher).Established()
 	}
 }
 
@@ -429,9 +425,7 @@ func (c *Conn) readMessages() readEnd {
 				return readIdle
 			}
 			if fe := recoverable(err); fe != nil {
-				if c.onFrame != nil {
-					c.onFrame()
-				}
+				c.frameRead()
 				if isTooLarge(fe) {
 					c.skippedTooLarge(fe)
 					continue
@@ -450,10 +444,8 @@ func (c *Conn) readMessages() readEnd {
 			return readDone
 		}
 		c.frameIn(msg)
-		if c.onFrame != nil {
-			c.onFrame()
-		}
-		if c.establish != nil && c.opts.Handshake == "" && !c.established.Load() && json.Valid(msg) {
+		c.frameRead()
+		if c.establishes && c.opts.Handshake == "" && !c.established.Load() && json.Valid(msg) {
 			c.markEstablished()
 		}
 		c.handleFrame(msg)
@@ -465,6 +457,13 @@ func (c *Conn) readMessages() readEnd {
 			return readDone
 		default:
 		}
+	}
+}
+
+// frameRead tells the stream, if it asks, that a frame has been read.
+func (c *Conn) frameRead() {
+	if c.framesTold {
+		c.stream.(MessageReader).MessageRead()
 	}
 }
 
