@@ -190,8 +190,8 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	}
 	var expired <-chan time.Time
 	if timeout.After > 0 {
-		t := time.NewTimer(timeout.After)
-		defer t.Stop()
+		t := startTimer(timeout.After)
+		defer releaseTimer(t)
 		expired = t.C
 	}
 	p, err := c.register(ctx, id, expired)

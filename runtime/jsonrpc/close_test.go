@@ -147,7 +147,7 @@ func TestCloseAllocations(t *testing.T) {
 		max   float64
 	}{
 		{"peer closes", false, false, 19},
-		{"Close", true, false, 21},
+		{"Close", true, false, 20},
 		// One more: the told stream itself.
 		{"peer closes, told stream", false, true, 20},
 	} {

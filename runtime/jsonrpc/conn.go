@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,9 +42,9 @@ type Conn struct {
 	queued      byteBudget    // bytes of incoming messages waiting for a handler
 	out         outQueue      // messages waiting for the write loop
 	related     RelatedWriter // the stream, when it routes messages by request
-	// inputDone is closed when reading has ended (EOF or a read error);
-	// made by inputEnded when a writer first waits for it (guarded by
-	// mu).
+	// inputDone is closed when reading has ended (EOF or a read error):
+	// made by inputEnded when a writer first waits for it, closedChan
+	// when reading ended before (guarded by mu).
 	inputDone chan struct{}
 
 	// version is the protocol version the handshake negotiated, or nil
@@ -57,15 +58,10 @@ type Conn struct {
 	established    atomic.Bool
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
-	// queuesClosed: the reader has closed the work queues (read by the
-	// reader goroutine only).
-	queuesClosed bool
-	inputEnd     bool // the peer sent its last message (guarded by mu)
+	inputEnd       bool        // the peer sent its last message (guarded by mu)
 	// waits: the reader is a framing.Waiter that can hand the wait for
 	// input to a new goroutine (see readLoop).
 	waits bool
-	// inputOver: reading has ended (guarded by mu; see inputDone).
-	inputOver bool
 	// framesTold: the stream is a MessageReader; establishes: it is an
 	// Establisher (flags rather than method values, which would be an
 	// allocation each).
@@ -106,7 +102,7 @@ type Conn struct {
 	// handlers counts the request and notification workers.
 	handlers sync.WaitGroup
 	// The work queues are part of the Conn: an idle connection holds no
-	// allocation of theirs.
+	// allocation of theirs (see workQueue.first).
 	requests      workQueue[*incoming]
 	notifications workQueue[*incoming]
 }
@@ -145,7 +141,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		log:      opts.Logger,
 		stream:   stream,
 		reader:   opts.Framing.NewReader(stream, opts.Limits),
-		out:      outQueue{max: opts.MaxQueuedWrites},
+		out:      outQueue{max: int32(min(opts.MaxQueuedWrites, math.MaxInt32))},
 		done:     make(chan struct{}),
 		warnings: warnLimiter{now: opts.now},
 		queued:   byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
@@ -398,13 +394,10 @@ func (c *Conn) awaitInput() {
 	c.readLoop()
 }
 
-// closeQueues closes the work queues, once.
+// closeQueues closes the work queues (again is harmless).
 func (c *Conn) closeQueues() {
-	if !c.queuesClosed {
-		c.queuesClosed = true
-		c.requests.close()
-		c.notifications.close()
-	}
+	c.requests.close()
+	c.notifications.close()
 }
 
 // readMessages reads and dispatches messages until the stream ends, until
@@ -471,8 +464,9 @@ func (c *Conn) frameRead() {
 // waits for it.
 func (c *Conn) endInput() {
 	c.mu.Lock()
-	c.inputOver = true
-	if c.inputDone != nil {
+	if c.inputDone == nil {
+		c.inputDone = closedChan
+	} else {
 		close(c.inputDone)
 	}
 	c.mu.Unlock()
@@ -482,9 +476,6 @@ func (c *Conn) endInput() {
 func (c *Conn) inputEnded() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.inputOver {
-		return closedChan
-	}
 	if c.inputDone == nil {
 		c.inputDone = make(chan struct{})
 	}

@@ -19,6 +19,9 @@ type workQueue[T any] struct {
 
 	mu    sync.Mutex
 	tasks []T
+	// first holds tasks while one at a time waits (the usual case), so
+	// that a queue used once holds no allocation of its own.
+	first [1]T
 	// room is closed when a task is taken while push waits for room; nil
 	// while it does not wait.
 	room chan struct{}
@@ -94,6 +97,9 @@ func (q *workQueue[T]) push(t T) bool {
 		}
 		q.mu.Lock()
 	}
+	if q.tasks == nil {
+		q.tasks = q.first[:0]
+	}
 	q.tasks = append(q.tasks, t)
 	if q.lingerer {
 		select {
@@ -112,7 +118,8 @@ func (q *workQueue[T]) push(t T) bool {
 	return true
 }
 
-// close tells the workers that nothing more will be pushed: they end once
+// close tells the workers that nothing more will be pushed (again is
+// harmless): they end once
 // they have run what is queued, and a lingering worker ends at once (those
 // waiting for the handlers to finish do not wait for it).
 func (q *workQueue[T]) close() {
@@ -145,11 +152,10 @@ func (q *workQueue[T]) len() int {
 // serve runs tasks until none waits; the last worker lingers first.
 func (q *workQueue[T]) serve() {
 	defer q.run.workers().Done()
-	var t *time.Timer // made the first time the worker lingers
 	q.mu.Lock()
 	for {
 		q.runQueued()
-		if q.running > 1 || q.lingerer || q.closed || !q.await(&t) {
+		if q.running > 1 || q.lingerer || q.closed || !q.await() {
 			break
 		}
 	}
@@ -185,17 +191,17 @@ func (q *workQueue[T]) runQueued() {
 	}
 }
 
-// await waits, with q.mu held but while it waits, up to linger on the
-// worker's timer t for a task to be pushed, and reports whether one was
-// (false: the time passed or the connection ended).
-func (q *workQueue[T]) await(t **time.Timer) bool {
+// await waits, with q.mu held but while it waits, up to the runner's
+// linger for a task to be pushed, and reports whether one was (false: the
+// time passed or the connection ended).
+func (q *workQueue[T]) await() bool {
 	if q.wake == nil {
 		q.wake = make(chan struct{}, 1)
 	}
 	q.lingerer = true
 	wake := q.wake
 	q.mu.Unlock()
-	woken := lingerFor(t, q.run.lingerTime(), wake, q.run.ended())
+	woken := lingerFor(q.run.lingerTime(), wake, q.run.ended())
 	q.mu.Lock()
 	q.lingerer = false
 	select {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -81,8 +80,7 @@ func (c *Conn) queue(q queued) bool {
 // when what is queued is still written.
 func (c *Conn) writeLoop() {
 	defer c.wg.Done()
-	var t *time.Timer      // made the first time the writer lingers
-	var wake chan struct{} // likewise
+	var wake chan struct{} // made the first time the writer lingers
 	for {
 		// writeAll gives back any buffer it took before another writer
 		// may start.
@@ -90,7 +88,7 @@ func (c *Conn) writeLoop() {
 			c.out.stop()
 			return
 		}
-		if c.out.finishLater(&t, &wake, c.done) {
+		if c.out.finishLater(&wake, c.done) {
 			return
 		}
 	}
@@ -127,13 +125,13 @@ func (c *Conn) writeAll() (stop bool) {
 // take in what is still to be read before the connection ends.
 func (c *Conn) writeFailed(err error) {
 	input := c.inputEnded()
-	t := time.NewTimer(c.opts.DrainTimeout)
+	t := startTimer(c.opts.DrainTimeout)
 	select {
 	case <-input:
 	case <-c.done:
 	case <-t.C:
 	}
-	t.Stop()
+	releaseTimer(t)
 	c.shutdown(fmt.Errorf("jsonrpc: writing: %w", err))
 }
 
