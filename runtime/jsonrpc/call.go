@@ -400,6 +400,6 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	c.mu.Unlock()
 	msg := c.appendRequest(nil, 0, method, params)
 	if !c.queue(queued{msg: msg}) { // full: wait for room without holding up the caller
-		c.goTracked(func() { _ = c.enqueue(c.ctx, msg) })
+		c.goTracked(func() { _ = c.enqueue(c.context(), msg) })
 	}
 }

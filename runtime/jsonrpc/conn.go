@@ -79,11 +79,8 @@ type Conn struct {
 	// for a slot (guarded by mu; nil when none waits).
 	slotFreed chan struct{}
 
-	done chan struct{} // closed when the connection ends
-	// ctx is the connection's context, the Conn itself (connContext):
-	// done when the connection ends.
-	ctx        context.Context
-	handlerCtx context.Context // ctx, or one of Options.BaseContext cancelled with it
+	done       chan struct{}   // closed when the connection ends
+	handlerCtx context.Context // the Conn's context, or one of Options.BaseContext cancelled with it
 	// requestBase is what each peer request's context derives from:
 	// handlerCtx without its cancellation, so that a request does not
 	// leave a map of children behind on an idle connection (the
@@ -93,7 +90,7 @@ type Conn struct {
 	// release, with Options.BaseContext, unhooks cancelInflight from it
 	// and cancels handlerCtx; nil without.
 	release func()
-	// after holds what is registered with ctx's AfterFunc (guarded by
+	// after holds what is registered with the Conn's context's AfterFunc (guarded by
 	// mu; nil when nothing is).
 	after  *afterFuncs
 	order  noteOrder      // with Options.OrderRequestsAfterNotifications
@@ -122,6 +119,10 @@ func (r *noteRunner) runTask(in *incoming)      { (*Conn)(r).runNotification(in)
 func (r *noteRunner) workers() *sync.WaitGroup  { return &r.handlers }
 func (r *noteRunner) ended() <-chan struct{}    { return r.done }
 func (r *noteRunner) lingerTime() time.Duration { return linger }
+
+// context returns the connection's context, the Conn itself
+// (connContext): done when the connection ends.
+func (c *Conn) context() context.Context { return (*connContext)(c) }
 
 // ErrPeerClosed is the reason a connection ended when the peer closed its
 // end of the stream.
@@ -156,8 +157,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		_, c.waits = c.reader.(framing.Waiter)
 	}
 	c.related, _ = stream.(RelatedWriter)
-	c.ctx = (*connContext)(c)
-	c.handlerCtx, c.requestBase = c.ctx, (*connValues)(c)
+	c.handlerCtx, c.requestBase = c.context(), (*connValues)(c)
 	if opts.BaseContext != nil {
 		hctx, hcancel := context.WithCancel(opts.BaseContext)
 		c.handlerCtx = context.WithValue(hctx, connKey{}, c)

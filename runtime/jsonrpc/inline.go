@@ -121,11 +121,11 @@ func (c *Conn) dequeued(in *incoming) {
 // the watchdog.
 func (c *Conn) answer(in *incoming, msg []byte) {
 	if !in.inline {
-		_ = c.enqueue(c.ctx, msg)
+		_ = c.enqueue(c.context(), msg)
 		return
 	}
 	armed := c.armWatchdog()
-	_ = c.enqueue(c.ctx, msg)
+	_ = c.enqueue(c.context(), msg)
 	c.disarmWatchdog(armed)
 }
 

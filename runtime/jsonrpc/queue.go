@@ -16,6 +16,10 @@ import (
 // push no more, and the workers end once they have run what is queued.
 type workQueue[T any] struct {
 	run taskRunner[T]
+	// work is q.serve, made by the first worker's start and kept: a go
+	// statement with a method value allocates, one with a func value
+	// does not.
+	work func()
 
 	mu    sync.Mutex
 	tasks []T
@@ -112,7 +116,10 @@ func (q *workQueue[T]) push(t T) bool {
 	if q.running < q.limit && int32(len(q.tasks))-q.head > q.running-q.busy {
 		q.running++
 		q.run.workers().Add(1)
-		go q.serve()
+		if q.work == nil {
+			q.work = q.serve
+		}
+		go q.work()
 	}
 	q.mu.Unlock()
 	return true

@@ -292,7 +292,7 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	default:
 	}
 	q := queued{msg, c.relatedTo(ctx)}
-	if ctx == c.ctx && len(msg) > 0 { // an answer, not closeMarker
+	if ctx == c.context() && len(msg) > 0 { // an answer, not closeMarker
 		if ok, err := c.writeDirect(q); ok {
 			if err != nil {
 				return writeFailedError(err)
