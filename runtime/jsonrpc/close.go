@@ -100,7 +100,7 @@ func (c *Conn) peerFinished() {
 	}
 	c.inputEnd = true
 	pending := c.pending
-	c.pending = map[int64]*pendingCall{}
+	c.pending = nil // no call is registered once inputEnd is set
 	c.wakeCallers()
 	failure := closedBy(c.withPeerError(ErrPeerClosed))
 	c.mu.Unlock()

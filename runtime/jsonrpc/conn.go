@@ -433,7 +433,11 @@ func (c *Conn) readMessages() readEnd {
 				c.peerFinished()
 				return readDone
 			}
-			c.shutdown(&readError{err})
+			select {
+			case <-c.done: // ended already (Close): the read failed for that
+			default:
+				c.shutdown(&readError{err})
+			}
 			return readDone
 		}
 		c.frameIn(msg)
