@@ -44,20 +44,25 @@ func (ndjsonFraming) NewWriter(w io.Writer) Writer {
 // ndReader reads newline-delimited messages.
 type ndReader struct {
 	src source
-	// br is src's buffered reader while readLine runs.
-	br  *bufio.Reader
 	max int
 	// err is returned by every Read once set: io.EOF after the final
 	// unterminated line, or a non-recoverable *Error.
 	err error
 	// free holds frames handed back by Recycle.
 	free freeList
-	// head and tail keep the ends of the line being skipped as too long,
-	// of which skipped bytes were seen.
-	head, tail []byte
-	skipped    int
+	// skip keeps the ends of the line being skipped as too long; nil
+	// until a line is, so that a reader waiting for its next message
+	// fits a smaller allocation (see TestIdleReaderSmall).
+	skip *skippedLine
 	// long is the length of the last line gathered, with its line end.
 	long int
+}
+
+// skippedLine holds the ends of a line being skipped as too long, of
+// which n bytes were seen.
+type skippedLine struct {
+	head, tail []byte
+	n          int
 }
 
 // Recycle implements [Recycler].
@@ -66,10 +71,9 @@ func (r *ndReader) Recycle(frame []byte) { r.free.put(frame) }
 // Read implements [Reader].
 func (r *ndReader) Read() ([]byte, error) {
 	for r.err == nil {
-		r.br = r.src.reader()
+		r.src.reader()
 		line, owned, tooLarge, err := r.readLine()
 		if isBlank(line) || tooLarge || (err != nil && err != io.EOF) {
-			r.br = nil
 			r.src.release() // no line to copy out of its buffer
 		}
 		if err != nil && err != io.EOF {
@@ -94,13 +98,11 @@ func (r *ndReader) Read() ([]byte, error) {
 			continue
 		}
 		if owned {
-			r.br = nil
 			r.src.release()
 			return line, nil
 		}
 		out := r.frame(len(line))
 		copy(out, line)
-		r.br = nil
 		r.src.release()
 		return out, nil
 	}
@@ -122,8 +124,8 @@ func (r *ndReader) Wait() {
 	}
 }
 
-// readLine reads the next line and strips its "\n" or "\r\n". A line that
-// fits in br's buffer is returned in place (valid until the next read);
+// readLine reads the next line, from the source's buffered reader, and
+// strips its "\n" or "\r\n". A line that fits in that reader's buffer is returned in place (valid until the next read);
 // a longer one is gathered in a pooled buffer, then copied to a frame of
 // its length, which is owned (and owned reports true). Once a line is
 // known to exceed the limit, the rest of it is discarded and tooLarge
@@ -131,10 +133,11 @@ func (r *ndReader) Wait() {
 // final unterminated line) or an I/O error.
 func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 	var acc []byte // once the line outgrows br's buffer, what is gathered
-	r.head, r.tail = nil, nil
+	r.skip = nil
+	br := r.src.br
 	for {
 		var frag []byte
-		frag, err = r.br.ReadSlice('\n')
+		frag, err = br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// frag has no '\n', so all of it but a final '\r' is content.
 			switch {
@@ -225,38 +228,43 @@ const tailWindow = GlimpseSize + 1
 // bytes of a, then b: the start of a line found too long.
 func (r *ndReader) keepEnds(a, b []byte) {
 	n := min(len(a)+len(b), GlimpseSize)
-	r.head = append(append(make([]byte, 0, n), a[:min(len(a), n)]...), b[:n-min(len(a), n)]...)
-	r.tail, r.skipped = make([]byte, 0, tailWindow), 0
+	r.skip = &skippedLine{
+		head: append(append(make([]byte, 0, n), a[:min(len(a), n)]...), b[:n-min(len(a), n)]...),
+		tail: make([]byte, 0, tailWindow),
+	}
 	r.keepTail(a)
 	r.keepTail(b)
 }
 
 // keepTail adds b, more of the line being skipped, to its kept end.
 func (r *ndReader) keepTail(b []byte) {
-	r.skipped += len(b)
+	s := r.skip
+	s.n += len(b)
 	if len(b) >= tailWindow {
-		r.tail = append(r.tail[:0], b[len(b)-tailWindow:]...)
+		s.tail = append(s.tail[:0], b[len(b)-tailWindow:]...)
 		return
 	}
-	if drop := len(r.tail) + len(b) - tailWindow; drop > 0 {
-		r.tail = r.tail[:copy(r.tail, r.tail[drop:])]
+	if drop := len(s.tail) + len(b) - tailWindow; drop > 0 {
+		s.tail = s.tail[:copy(s.tail, s.tail[drop:])]
 	}
-	r.tail = append(r.tail, b...)
+	s.tail = append(s.tail, b...)
 }
 
 // dropCR takes a '\r' ending the skipped line off its kept end, as
 // trimLineEnd does for a whole line.
 func (r *ndReader) dropCR() {
-	if n := len(r.tail); n > 0 && r.tail[n-1] == '\r' {
-		r.tail = r.tail[:n-1]
-		r.skipped--
+	s := r.skip
+	if n := len(s.tail); n > 0 && s.tail[n-1] == '\r' {
+		s.tail = s.tail[:n-1]
+		s.n--
 	}
 }
 
 // skippedEnds returns the Head and Tail of the line just skipped: the
 // tail holds at most GlimpseSize bytes, none of them in the head.
 func (r *ndReader) skippedEnds() (head, tail []byte) {
-	return r.head, r.tail[len(r.tail)-min(len(r.tail), GlimpseSize, r.skipped-len(r.head)):]
+	s := r.skip
+	return s.head, s.tail[len(s.tail)-min(len(s.tail), GlimpseSize, s.n-len(s.head)):]
 }
 
 // trimLineEnd strips a trailing "\n", then a trailing '\r'.

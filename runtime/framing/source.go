@@ -42,7 +42,9 @@ func (s *source) reader() *bufio.Reader {
 	}
 	p := &s.first
 	if !s.waited() {
-		p.n, p.err = p.r.Read(p.buf[:])
+		var n int
+		n, p.err = p.r.Read(p.buf[:])
+		p.n = int32(n)
 	}
 	p.off = 0
 	s.br = readBuffers.Get().(*bufio.Reader)
@@ -71,7 +73,7 @@ func (s *source) ready() bool {
 		}
 		err = nil
 	}
-	p.n, p.err, p.off = n, err, -1
+	p.n, p.err, p.off = int32(n), err, -1
 	return true
 }
 
@@ -81,8 +83,8 @@ func (s *source) ready() bool {
 func (s *source) wait() {
 	if s.br == nil && !s.waited() {
 		p := &s.first
-		p.n, p.err = p.r.Read(p.buf[:])
-		p.off = -1
+		n, err := p.r.Read(p.buf[:])
+		p.n, p.err, p.off = int32(n), err, -1
 	}
 }
 
@@ -98,16 +100,17 @@ func (s *source) release() {
 // prefixed reads the bytes of a first read, then its error, then the
 // rest of the stream.
 type prefixed struct {
-	r      io.Reader
-	buf    [firstRead]byte
-	off, n int
+	r   io.Reader
+	buf [firstRead]byte
+	// off and n index buf (int32: see TestIdleReaderSmall).
+	off, n int32
 	err    error
 }
 
 func (p *prefixed) Read(b []byte) (int, error) {
 	if p.off < p.n {
 		n := copy(b, p.buf[p.off:p.n])
-		p.off += n
+		p.off += int32(n)
 		return n, nil
 	}
 	if err := p.err; err != nil {

@@ -190,8 +190,8 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	}
 	var expired <-chan time.Time
 	if timeout.After > 0 {
-		t := time.NewTimer(timeout.After)
-		defer t.Stop()
+		t := startTimer(timeout.After)
+		defer releaseTimer(t)
 		expired = t.C
 	}
 	p, err := c.register(ctx, id, expired)
@@ -400,6 +400,6 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	c.mu.Unlock()
 	msg := c.appendRequest(nil, 0, method, params)
 	if !c.queue(queued{msg: msg}) { // full: wait for room without holding up the caller
-		c.goTracked(func() { _ = c.enqueue(c.ctx, msg) })
+		c.goTracked(func() { _ = c.enqueue(c.context(), msg) })
 	}
 }

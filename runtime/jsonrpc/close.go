@@ -53,8 +53,8 @@ func awaitDrained(drained <-chan struct{}, timeout time.Duration) bool {
 		return true
 	default:
 	}
-	t := time.NewTimer(timeout)
-	defer t.Stop()
+	t := startTimer(timeout)
+	defer releaseTimer(t)
 	select {
 	case <-drained:
 		return true
@@ -68,6 +68,12 @@ func awaitDrained(drained <-chan struct{}, timeout time.Duration) bool {
 // errors.As's target escapes, and would be allocated for it.
 func recoverable(err error) *framing.Error {
 	if err == io.EOF {
+		return nil
+	}
+	if fe, ok := err.(*framing.Error); ok { // as the framings return it
+		if fe.Recoverable {
+			return fe
+		}
 		return nil
 	}
 	var fe *framing.Error
@@ -94,7 +100,7 @@ func (c *Conn) peerFinished() {
 	}
 	c.inputEnd = true
 	pending := c.pending
-	c.pending = map[int64]*pendingCall{}
+	c.pending = nil // no call is registered once inputEnd is set
 	c.wakeCallers()
 	failure := closedBy(c.withPeerError(ErrPeerClosed))
 	c.mu.Unlock()
@@ -113,7 +119,7 @@ func (c *Conn) peerFinished() {
 		if e, ok := c.stream.(interface{ Ended() <-chan struct{} }); ok {
 			ended = e.Ended()
 		}
-		t := time.NewTimer(wait)
+		t := startTimer(wait)
 		select {
 		case <-finished:
 		case <-c.done: // a write failed, or Close: nothing more can be answered
@@ -121,7 +127,7 @@ func (c *Conn) peerFinished() {
 		case <-t.C:
 			c.log.Warn("jsonrpc: handlers still running when FinishTimeout ran out after the peer finished sending; cancelling them", "timeout", wait)
 		}
-		t.Stop()
+		releaseTimer(t)
 	}
 	c.shutdown(ErrPeerClosed)
 }

@@ -34,7 +34,7 @@ var closeMarker = []byte{}
 
 // closeAfterQueued queues the close marker behind what is queued now.
 func (c *Conn) closeAfterQueued() {
-	_ = c.enqueue(c.ctx, closeMarker)
+	_ = c.enqueue(c.context(), closeMarker)
 }
 
 // incomingKey is the context key of the request a handler serves.

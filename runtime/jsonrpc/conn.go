@@ -6,8 +6,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -28,9 +30,6 @@ type Conn struct {
 	log     *slog.Logger
 	stream  io.ReadWriteCloser
 	reader  framing.Reader
-	// waiter is reader when it can hand the wait for input to a new
-	// goroutine (see readLoop), else nil.
-	waiter framing.Waiter
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
 	writer   framing.Writer
@@ -38,19 +37,16 @@ type Conn struct {
 	// value allocates, one with a func value does not.
 	startWriter func()
 	flusher     sink          // the writer's destination while a writer runs
-	onFrame     func()        // the stream's MessageRead, or nil
 	names       nameCache     // method names read, for the read loop only
 	warnings    warnLimiter   // the warnings a peer can trigger
 	queued      byteBudget    // bytes of incoming messages waiting for a handler
 	out         outQueue      // messages waiting for the write loop
 	related     RelatedWriter // the stream, when it routes messages by request
-	spare       chan []byte   // buffers of written messages, for reuse: spareMessages
-	// inputDone is closed when reading has ended (EOF or a read error).
+	// inputDone is closed when reading has ended (EOF or a read error):
+	// made by inputEnded when a writer first waits for it, closedChan
+	// when reading ended before (guarded by mu).
 	inputDone chan struct{}
 
-	// establish is the stream's Established, or nil; established
-	// records that it was called.
-	establish func()
 	// version is the protocol version the handshake negotiated, or nil
 	// (see Options.VersionField).
 	version atomic.Pointer[string]
@@ -62,10 +58,14 @@ type Conn struct {
 	established    atomic.Bool
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
-	// queuesClosed: the reader has closed the work queues (read by the
-	// reader goroutine only).
-	queuesClosed bool
-	inputEnd     bool // the peer sent its last message (guarded by mu)
+	inputEnd       bool        // the peer sent its last message (guarded by mu)
+	// waits: the reader is a framing.Waiter that can hand the wait for
+	// input to a new goroutine (see readLoop).
+	waits bool
+	// framesTold: the stream is a MessageReader; establishes: it is an
+	// Establisher (flags rather than method values, which would be an
+	// allocation each).
+	framesTold, establishes bool
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number; made by the first call
@@ -79,11 +79,8 @@ type Conn struct {
 	// for a slot (guarded by mu; nil when none waits).
 	slotFreed chan struct{}
 
-	done chan struct{} // closed when the connection ends
-	// ctx is the connection's context, the Conn itself (connContext):
-	// done when the connection ends.
-	ctx        context.Context
-	handlerCtx context.Context // ctx, or one of Options.BaseContext cancelled with it
+	done       chan struct{}   // closed when the connection ends
+	handlerCtx context.Context // the Conn's context, or one of Options.BaseContext cancelled with it
 	// requestBase is what each peer request's context derives from:
 	// handlerCtx without its cancellation, so that a request does not
 	// leave a map of children behind on an idle connection (the
@@ -93,16 +90,39 @@ type Conn struct {
 	// release, with Options.BaseContext, unhooks cancelInflight from it
 	// and cancels handlerCtx; nil without.
 	release func()
-	// after holds what is registered with ctx's AfterFunc (guarded by
+	// after holds what is registered with the Conn's context's AfterFunc (guarded by
 	// mu; nil when nothing is).
-	after         *afterFuncs
-	requests      *workQueue[*incoming]
-	notifications *workQueue[*incoming]
-	order         noteOrder      // with Options.OrderRequestsAfterNotifications
-	inline        inlineReader   // with Options.Inline
-	wg            sync.WaitGroup // the read and write loops and tracked goroutines
-	handlers      sync.WaitGroup // request and notification workers
+	after  *afterFuncs
+	order  noteOrder      // with Options.OrderRequestsAfterNotifications
+	inline inlineReader   // with Options.Inline
+	wg     sync.WaitGroup // the read and write loops and tracked goroutines
+	// handlers counts the request and notification workers.
+	handlers sync.WaitGroup
+	// The work queues are part of the Conn: an idle connection holds no
+	// allocation of theirs (see workQueue.first).
+	requests      workQueue[*incoming]
+	notifications workQueue[*incoming]
 }
+
+// requestRunner is a Conn as the runner of its request queue.
+type requestRunner Conn
+
+func (r *requestRunner) runTask(in *incoming)      { (*Conn)(r).runRequest(in) }
+func (r *requestRunner) workers() *sync.WaitGroup  { return &r.handlers }
+func (r *requestRunner) ended() <-chan struct{}    { return r.done }
+func (r *requestRunner) lingerTime() time.Duration { return linger }
+
+// noteRunner is a Conn as the runner of its notification queue.
+type noteRunner Conn
+
+func (r *noteRunner) runTask(in *incoming)      { (*Conn)(r).runNotification(in) }
+func (r *noteRunner) workers() *sync.WaitGroup  { return &r.handlers }
+func (r *noteRunner) ended() <-chan struct{}    { return r.done }
+func (r *noteRunner) lingerTime() time.Duration { return linger }
+
+// context returns the connection's context, the Conn itself
+// (connContext): done when the connection ends.
+func (c *Conn) context() context.Context { return (*connContext)(c) }
 
 // ErrPeerClosed is the reason a connection ended when the peer closed its
 // end of the stream.
@@ -118,33 +138,26 @@ type connKey struct{}
 func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
 	c := &Conn{
-		opts:      opts.kept(),
-		log:       opts.Logger,
-		stream:    stream,
-		reader:    opts.Framing.NewReader(stream, opts.Limits),
-		out:       outQueue{max: opts.MaxQueuedWrites},
-		spare:     spareMessages,
-		inputDone: make(chan struct{}),
-		done:      make(chan struct{}),
-		warnings:  warnLimiter{now: opts.now},
-		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
+		opts:     opts.kept(),
+		log:      opts.Logger,
+		stream:   stream,
+		reader:   opts.Framing.NewReader(stream, opts.Limits),
+		out:      outQueue{max: int32(min(opts.MaxQueuedWrites, math.MaxInt32))},
+		done:     make(chan struct{}),
+		warnings: warnLimiter{now: opts.now},
+		queued:   byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	c.writer = opts.Framing.NewWriter(&c.flusher)
 	c.flusher.stream = stream
 	c.startWriter = c.writeLoop
-	if m, ok := stream.(MessageReader); ok {
-		c.onFrame = m.MessageRead
-	}
-	if e, ok := stream.(Establisher); ok {
-		c.establish = e.Established
-	}
+	_, c.framesTold = stream.(MessageReader)
+	_, c.establishes = stream.(Establisher)
 	c.recycler, _ = c.reader.(framing.Recycler)
 	if _, ok := stream.(framing.IdleInput); ok {
-		c.waiter, _ = c.reader.(framing.Waiter)
+		_, c.waits = c.reader.(framing.Waiter)
 	}
 	c.related, _ = stream.(RelatedWriter)
-	c.ctx = (*connContext)(c)
-	c.handlerCtx, c.requestBase = c.ctx, (*connValues)(c)
+	c.handlerCtx, c.requestBase = c.context(), (*connValues)(c)
 	if opts.BaseContext != nil {
 		hctx, hcancel := context.WithCancel(opts.BaseContext)
 		c.handlerCtx = context.WithValue(hctx, connKey{}, c)
@@ -173,8 +186,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		c.send = send
 	}
 
-	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
-	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
+	c.requests.init(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, (*requestRunner)(c))
+	c.notifications.init(1, opts.MaxQueuedNotifications, (*noteRunner)(c))
 	opts.Metrics.attach(c)
 	c.wg.Add(1)
 	go c.readLoop()
@@ -202,8 +215,8 @@ type Establisher interface {
 
 // markEstablished calls the stream's Established, the first time only.
 func (c *Conn) markEstablished() {
-	if c.establish != nil && !c.established.Swap(true) {
-		c.establish()
+	if c.establishes && !c.established.Swap(true) {
+		c.stream.(Establisher).Established()
 	}
 }
 
@@ -377,17 +390,14 @@ func (c *Conn) readLoop() {
 // the connection's reader. It starts from readLoop, as the reader, when
 // the connection has been idle a while.
 func (c *Conn) awaitInput() {
-	c.waiter.Wait()
+	c.reader.(framing.Waiter).Wait()
 	c.readLoop()
 }
 
-// closeQueues closes the work queues, once.
+// closeQueues closes the work queues (again is harmless).
 func (c *Conn) closeQueues() {
-	if !c.queuesClosed {
-		c.queuesClosed = true
-		c.requests.close()
-		c.notifications.close()
-	}
+	c.requests.close()
+	c.notifications.close()
 }
 
 // readMessages reads and dispatches messages until the stream ends, until
@@ -398,8 +408,8 @@ func (c *Conn) readMessages() readEnd {
 	for {
 		var msg []byte
 		var err error
-		if c.waiter != nil {
-			msg, err = c.waiter.ReadBusy()
+		if c.waits {
+			msg, err = c.reader.(framing.Waiter).ReadBusy()
 		} else {
 			msg, err = c.reader.Read()
 		}
@@ -408,9 +418,7 @@ func (c *Conn) readMessages() readEnd {
 				return readIdle
 			}
 			if fe := recoverable(err); fe != nil {
-				if c.onFrame != nil {
-					c.onFrame()
-				}
+				c.frameRead()
 				if isTooLarge(fe) {
 					c.skippedTooLarge(fe)
 					continue
@@ -419,20 +427,22 @@ func (c *Conn) readMessages() readEnd {
 				c.replyFromReader(c.errorResponse(NullID, invalidRequest(Truncate(fe.Error()))))
 				continue
 			}
-			close(c.inputDone)
+			c.endInput()
 			if errors.Is(err, io.EOF) {
 				c.closeQueues()
 				c.peerFinished()
 				return readDone
 			}
-			c.shutdown(&readError{err})
+			select {
+			case <-c.done: // ended already (Close): the read failed for that
+			default:
+				c.shutdown(&readError{err})
+			}
 			return readDone
 		}
 		c.frameIn(msg)
-		if c.onFrame != nil {
-			c.onFrame()
-		}
-		if c.establish != nil && c.opts.Handshake == "" && !c.established.Load() && json.Valid(msg) {
+		c.frameRead()
+		if c.establishes && c.opts.Handshake == "" && !c.established.Load() && json.Valid(msg) {
 			c.markEstablished()
 		}
 		c.handleFrame(msg)
@@ -445,6 +455,35 @@ func (c *Conn) readMessages() readEnd {
 		default:
 		}
 	}
+}
+
+// frameRead tells the stream, if it asks, that a frame has been read.
+func (c *Conn) frameRead() {
+	if c.framesTold {
+		c.stream.(MessageReader).MessageRead()
+	}
+}
+
+// endInput records that reading has ended, closing inputDone if a writer
+// waits for it.
+func (c *Conn) endInput() {
+	c.mu.Lock()
+	if c.inputDone == nil {
+		c.inputDone = closedChan
+	} else {
+		close(c.inputDone)
+	}
+	c.mu.Unlock()
+}
+
+// inputEnded returns a channel closed when reading has ended.
+func (c *Conn) inputEnded() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inputDone == nil {
+		c.inputDone = make(chan struct{})
+	}
+	return c.inputDone
 }
 
 // goTracked runs f on a goroutine the connection waits for, unless the

@@ -127,8 +127,8 @@ func TestConnContextAfterFuncOnceEnded(t *testing.T) {
 // and the base of its requests' contexts are the Conn itself.
 func TestConnContextsAllocateNothing(t *testing.T) {
 	server, _, _ := noteContext(t)
-	if server.ctx != context.Context((*connContext)(server)) || server.requestBase != context.Context((*connValues)(server)) {
-		t.Errorf("ctx %v, requestBase %v: want the Conn itself", server.ctx, server.requestBase)
+	if server.context() != context.Context((*connContext)(server)) || server.requestBase != context.Context((*connValues)(server)) {
+		t.Errorf("ctx %v, requestBase %v: want the Conn itself", server.context(), server.requestBase)
 	}
 	if server.requestBase.Done() != nil || ConnFromContext(server.requestBase) != server {
 		t.Error("requests' base context can end, or does not carry the connection")

@@ -501,7 +501,7 @@ func (b *batchReply) finish(id ID, msg []byte, fromReader bool) {
 	if fromReader {
 		b.conn.replyFromReader(out)
 	} else {
-		_ = b.conn.enqueue(b.conn.ctx, out)
+		_ = b.conn.enqueue(b.conn.context(), out)
 	}
 	if b.closeAfter.Load() {
 		b.conn.closeAfterQueued()

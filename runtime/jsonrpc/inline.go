@@ -63,7 +63,7 @@ func (c *Conn) runsInline(method string) bool {
 	if h, ok := c.reader.(framing.Holder); ok && h.Held() {
 		return false
 	}
-	return c.notifications.free(1) && c.requests.free(c.opts.MaxConcurrentRequests)
+	return c.notifications.free(1) && c.requests.free(int(c.requests.limit))
 }
 
 // free reports whether no task waits and fewer than busy tasks run. Only
@@ -71,7 +71,7 @@ func (c *Conn) runsInline(method string) bool {
 func (q *workQueue[T]) free(busy int) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.head == len(q.tasks) && q.busy < busy
+	return int(q.head) == len(q.tasks) && int(q.busy) < busy
 }
 
 // requestInline handles a request m on the read loop: registered in
@@ -121,11 +121,11 @@ func (c *Conn) dequeued(in *incoming) {
 // the watchdog.
 func (c *Conn) answer(in *incoming, msg []byte) {
 	if !in.inline {
-		_ = c.enqueue(c.ctx, msg)
+		_ = c.enqueue(c.context(), msg)
 		return
 	}
 	armed := c.armWatchdog()
-	_ = c.enqueue(c.ctx, msg)
+	_ = c.enqueue(c.context(), msg)
 	c.disarmWatchdog(armed)
 }
 

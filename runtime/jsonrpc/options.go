@@ -338,23 +338,22 @@ func (o Options) withDefaults() Options {
 // allocation size class (see TestConnSizeClass). Same names as in
 // Options; the small fields last, to pack them.
 type connOptions struct {
-	Outgoing              []OutgoingMiddleware
-	IgnoreNotifications   []string
-	BatchVersions         []string
-	Handshake             string
-	VersionField          string
-	MaxBatchSize          int
-	MaxOutgoingCalls      int
-	MaxResponseBytes      int
-	MaxConcurrentRequests int
-	DrainTimeout          time.Duration
-	FinishTimeout         time.Duration
-	Timeout               func(method string) Timeout
-	Inline                func(method string) bool
-	OnTimeout             func(method string, id ID)
-	OnPeerError           func(*Error)
-	Metrics               *Metrics
-	Trace                 func(dir Direction, frame []byte)
+	Outgoing            []OutgoingMiddleware
+	IgnoreNotifications []string
+	BatchVersions       []string
+	Handshake           string
+	VersionField        string
+	MaxBatchSize        int
+	MaxOutgoingCalls    int
+	MaxResponseBytes    int
+	DrainTimeout        time.Duration
+	FinishTimeout       time.Duration
+	Timeout             func(method string) Timeout
+	Inline              func(method string) bool
+	OnTimeout           func(method string, id ID)
+	OnPeerError         func(*Error)
+	Metrics             *Metrics
+	Trace               func(dir Direction, frame []byte)
 
 	WaitForCallSlots                bool
 	RejectBatches                   bool
@@ -377,7 +376,6 @@ func (o *Options) kept() connOptions {
 		MaxBatchSize:                    o.MaxBatchSize,
 		MaxOutgoingCalls:                o.MaxOutgoingCalls,
 		MaxResponseBytes:                o.MaxResponseBytes,
-		MaxConcurrentRequests:           o.MaxConcurrentRequests,
 		DrainTimeout:                    o.DrainTimeout,
 		FinishTimeout:                   o.FinishTimeout,
 		Timeout:                         o.Timeout,

@@ -11,10 +11,12 @@ import (
 // has none. The queue's memory grows with what is queued, up to max
 // messages, and is given back when it empties.
 type outQueue struct {
-	mu      sync.Mutex
-	items   []queued
-	head    int // items[head:] are queued
-	max     int
+	mu    sync.Mutex
+	items []queued
+	// head and max are int32 so that the queue, a part of each Conn, is
+	// small (see TestConnSizeClass).
+	head    int32 // items[head:] are queued
+	max     int32
 	writing bool // a writer runs, or the final drain has taken its place
 	sealed  bool // the connection ended: no new writer starts
 	// room is closed when a message is taken while senders wait for room;
@@ -44,7 +46,7 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 func (o *outQueue) put(q queued) (ok, start bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.items)-o.head >= o.max {
+	if len(o.items)-int(o.head) >= int(o.max) {
 		return false, false
 	}
 	o.items = append(o.items, q)
@@ -67,7 +69,7 @@ func (o *outQueue) put(q queued) (ok, start bool) {
 func (o *outQueue) claim(wg *sync.WaitGroup) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.writing || o.sealed || o.head < len(o.items) {
+	if o.writing || o.sealed || int(o.head) < len(o.items) {
 		return false
 	}
 	o.writing = true
@@ -81,7 +83,7 @@ func (o *outQueue) claim(wg *sync.WaitGroup) bool {
 func (o *outQueue) release() (handOff bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.head < len(o.items) {
+	if int(o.head) < len(o.items) {
 		return true
 	}
 	o.stopLocked()
@@ -92,7 +94,7 @@ func (o *outQueue) release() (handOff bool) {
 func (o *outQueue) wait() <-chan struct{} {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.items)-o.head < o.max {
+	if len(o.items)-int(o.head) < int(o.max) {
 		return closedChan
 	}
 	if o.room == nil {
@@ -109,13 +111,13 @@ func (o *outQueue) take() (queued, bool) {
 }
 
 func (o *outQueue) takeLocked() (queued, bool) {
-	if o.head == len(o.items) {
+	if int(o.head) == len(o.items) {
 		return queued{}, false
 	}
 	q := o.items[o.head]
 	o.items[o.head] = queued{}
 	o.head++
-	if o.head == len(o.items) {
+	if int(o.head) == len(o.items) {
 		o.head = 0
 		if cap(o.items) > keptQueue {
 			o.items = nil
@@ -132,12 +134,12 @@ func (o *outQueue) takeLocked() (queued, bool) {
 
 // finishLater records that the writer has ended, after waiting up to
 // linger for a message to be queued or the connection to end (done). It
-// reports false when there is a message to write. The writer's timer t
-// and channel wake are made on its first wait and kept for the next.
-func (o *outQueue) finishLater(t **time.Timer, wake *chan struct{}, done <-chan struct{}) bool {
+// reports false when there is a message to write. The writer's channel
+// wake is made on its first wait and kept for the next.
+func (o *outQueue) finishLater(wake *chan struct{}, done <-chan struct{}) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.head < len(o.items) {
+	if int(o.head) < len(o.items) {
 		return false
 	}
 	if o.sealed {
@@ -149,34 +151,29 @@ func (o *outQueue) finishLater(t **time.Timer, wake *chan struct{}, done <-chan 
 	}
 	o.wake = *wake
 	o.mu.Unlock()
-	lingerFor(t, linger, *wake, done)
+	lingerFor(linger, *wake, done)
 	o.mu.Lock()
 	o.wake = nil
 	select {
 	case <-*wake: // a token put after the wait ended
 	default:
 	}
-	if o.head < len(o.items) {
+	if int(o.head) < len(o.items) {
 		return false
 	}
 	o.stopLocked()
 	return true
 }
 
-// lingerFor waits up to d, on the goroutine's timer t (made on its first
-// wait), for a token on wake or for done, and reports whether the token
-// came.
-func lingerFor(t **time.Timer, d time.Duration, wake, done <-chan struct{}) bool {
-	if *t == nil {
-		*t = time.NewTimer(d)
-	} else {
-		(*t).Reset(d)
-	}
-	defer (*t).Stop()
+// lingerFor waits up to d, on a reused timer (see startTimer), for a
+// token on wake or for done, and reports whether the token came.
+func lingerFor(d time.Duration, wake, done <-chan struct{}) bool {
+	t := startTimer(d)
+	defer releaseTimer(t)
 	select {
 	case <-wake:
 		return true
-	case <-(*t).C:
+	case <-t.C:
 	case <-done:
 	}
 	return false
@@ -206,7 +203,7 @@ func (o *outQueue) seal(drain bool) (idle <-chan struct{}, start bool) {
 	defer o.mu.Unlock()
 	o.sealed = true
 	if !o.writing {
-		if !drain || o.head == len(o.items) {
+		if !drain || int(o.head) == len(o.items) {
 			return closedChan, false
 		}
 		o.writing, start = true, true
@@ -219,5 +216,5 @@ func (o *outQueue) seal(drain bool) (idle <-chan struct{}, start bool) {
 func (o *outQueue) len() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return len(o.items) - o.head
+	return len(o.items) - int(o.head)
 }

@@ -120,7 +120,7 @@ func TestWorkQueueLingers(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, false)]
 		ran <- strings.Fields(string(buf))[1] // "goroutine N [running]:"
 	}, &wg, done)
-	q.linger = time.Hour
+	q.run.(*funcRunner[int]).linger = time.Hour
 	q.push(1)
 	first := <-ran
 	q.push(2)
@@ -140,7 +140,7 @@ func TestWorkQueueCloseEndsLingerer(t *testing.T) {
 	defer close(done)
 	ran := make(chan struct{}, 1)
 	q := newWorkQueue(1, 10, func(int) { ran <- struct{}{} }, &wg, done)
-	q.linger = time.Hour
+	q.run.(*funcRunner[int]).linger = time.Hour
 	q.push(1)
 	<-ran
 	q.close()
@@ -150,5 +150,30 @@ func TestWorkQueueCloseEndsLingerer(t *testing.T) {
 	case <-ended:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the lingering worker did not end when the queue closed")
+	}
+}
+
+// TestWorkerStartAllocations checks that starting a worker again, after
+// the last one ended, allocates only the channel its linger is woken on
+// (given up when the linger ends, so that an idle connection holds none):
+// no closure for the go statement, no timer to linger (3 before timers
+// were reused).
+func TestWorkerStartAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates more")
+	}
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	defer close(done)
+	ran := make(chan struct{}, 1)
+	q := newWorkQueue(1, 10, func(int) { ran <- struct{}{} }, &wg, done)
+	q.run.(*funcRunner[int]).linger = time.Nanosecond
+	n := testing.AllocsPerRun(100, func() {
+		q.push(1)
+		<-ran
+		wg.Wait() // the worker has lingered and ended
+	})
+	if n > 1 {
+		t.Errorf("a worker's start, task and end allocate %v times, want at most 1", n)
 	}
 }

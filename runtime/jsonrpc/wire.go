@@ -467,7 +467,7 @@ const (
 // spare.
 func (c *Conn) buffer() []byte {
 	select {
-	case b := <-c.spare:
+	case b := <-spareMessages:
 		return b[:0]
 	default:
 		return make([]byte, 0, 512)
@@ -485,7 +485,7 @@ func (c *Conn) recycle(b []byte) {
 		return
 	}
 	select {
-	case c.spare <- b:
+	case spareMessages <- b:
 	default:
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -81,8 +80,7 @@ func (c *Conn) queue(q queued) bool {
 // when what is queued is still written.
 func (c *Conn) writeLoop() {
 	defer c.wg.Done()
-	var t *time.Timer      // made the first time the writer lingers
-	var wake chan struct{} // likewise
+	var wake chan struct{} // made the first time the writer lingers
 	for {
 		// writeAll gives back any buffer it took before another writer
 		// may start.
@@ -90,7 +88,7 @@ func (c *Conn) writeLoop() {
 			c.out.stop()
 			return
 		}
-		if c.out.finishLater(&t, &wake, c.done) {
+		if c.out.finishLater(&wake, c.done) {
 			return
 		}
 	}
@@ -126,13 +124,14 @@ func (c *Conn) writeAll() (stop bool) {
 // id null saying why it is exiting), so the read loop gets DrainTimeout to
 // take in what is still to be read before the connection ends.
 func (c *Conn) writeFailed(err error) {
-	t := time.NewTimer(c.opts.DrainTimeout)
+	input := c.inputEnded()
+	t := startTimer(c.opts.DrainTimeout)
 	select {
-	case <-c.inputDone:
+	case <-input:
 	case <-c.done:
 	case <-t.C:
 	}
-	t.Stop()
+	releaseTimer(t)
 	c.shutdown(fmt.Errorf("jsonrpc: writing: %w", err))
 }
 
@@ -293,7 +292,7 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	default:
 	}
 	q := queued{msg, c.relatedTo(ctx)}
-	if ctx == c.ctx && len(msg) > 0 { // an answer, not closeMarker
+	if ctx == c.context() && len(msg) > 0 { // an answer, not closeMarker
 		if ok, err := c.writeDirect(q); ok {
 			if err != nil {
 				return writeFailedError(err)
