@@ -80,7 +80,8 @@ type stream struct {
 	retry     time.Duration
 	wake      chan struct{} // signalled when the stream changes
 
-	one [1]string // pending's room for a single request
+	one   [1]string // pending's room for a single request
+	carve eventChunks
 }
 
 // event is one message stored for a stream.
@@ -356,7 +357,7 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 // of the session beyond MaxEventBytes, and wakes st's response. s.mu is
 // held.
 func (s *Session) appendEvent(st *stream, msg []byte) {
-	data := append([]byte(nil), msg...)
+	data := st.carve.copy(msg)
 	if bytes.ContainsAny(msg, "\r\n") {
 		// A line end would split the event's data: whitespace between
 		// tokens is the only place it can be in valid JSON.
@@ -371,7 +372,8 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 			}
 		}
 	}
-	e := &event{stream: st, seq: st.next, data: data}
+	e := st.carve.event()
+	*e = event{stream: st, seq: st.next, data: data}
 	st.next++
 	st.events = append(st.events, e)
 	s.store = append(s.store, e)
