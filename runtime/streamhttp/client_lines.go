@@ -6,8 +6,8 @@ const (
 	// spareLines is how many lines Read has finished with a client
 	// stream keeps for the next messages; maxSpareLine is the largest
 	// capacity kept, so that a stream holds little between messages.
-	spareLines   = 4
-	maxSpareLine = 2 << 10
+	spareLines   = 16
+	maxSpareLine = 1 << 10
 )
 
 // lineList holds lines Read has finished with, for take to copy the next
