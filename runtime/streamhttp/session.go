@@ -391,8 +391,11 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		ost.events[0] = nil
 		ost.events = ost.events[1:]
 		ost.evicted = old.seq
-		if len(ost.events) == 0 && ost.complete() && !ost.attached {
-			delete(s.streams, ost.id)
+		if len(ost.events) == 0 {
+			ost.carve = eventChunks{} // no chunk outlives the stream's events
+			if ost.complete() && !ost.attached {
+				delete(s.streams, ost.id)
+			}
 		}
 	}
 	st.signal()
@@ -407,7 +410,7 @@ func (s *Session) release(st *stream) {
 		e.data, e.released = nil, true
 	}
 	s.released += len(st.events)
-	st.events = nil
+	st.events, st.carve = nil, eventChunks{}
 	if s.released > len(s.store)/2 {
 		s.store = slices.DeleteFunc(s.store, func(e *event) bool { return e.released })
 		s.released = 0

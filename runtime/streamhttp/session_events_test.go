@@ -54,3 +54,44 @@ func TestStreamEventsCarved(t *testing.T) {
 		t.Errorf("%d events: %v allocations, want at most %d", events, n, events/8)
 	}
 }
+
+// TestStreamChunksGoWithEvents: a stream whose events are all released
+// or evicted keeps no chunk, so that a long-lived stream (the GET stream)
+// holds no memory for events it no longer has.
+func TestStreamChunksGoWithEvents(t *testing.T) {
+	h := NewHandler(testProto, nil, ServerOptions{MaxEventBytes: 1 << 10})
+	defer h.Close()
+	s := newSession(h, "s1")
+	msg := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	released := &stream{id: 1, next: 1, wake: make(chan struct{}, 1)}
+	s.appendEvent(released, msg)
+	if cap(released.carve.data) == 0 || len(released.carve.events) == 0 {
+		t.Fatal("a stream with an event has no chunk left to carve from; the test needs one")
+	}
+	s.release(released)
+	if holdsChunk(&released.carve) {
+		t.Errorf("released stream keeps %d spare events and %d spare bytes, want none", len(released.carve.events), cap(released.carve.data))
+	}
+
+	evicted := &stream{id: 2, next: 1, wake: make(chan struct{}, 1)}
+	other := &stream{id: 3, next: 1, wake: make(chan struct{}, 1)}
+	s.appendEvent(evicted, msg)
+	for range 1 << 10 / len(msg) * 2 {
+		s.appendEvent(other, msg) // evicts evicted's event, then other's oldest
+	}
+	if len(evicted.events) != 0 || evicted.evicted != 1 {
+		t.Fatalf("stream 2 holds %d events, evicted up to %d; want none, evicted up to 1", len(evicted.events), evicted.evicted)
+	}
+	if holdsChunk(&evicted.carve) {
+		t.Errorf("stream whose events were evicted keeps %d spare events and %d spare bytes, want none", len(evicted.carve.events), cap(evicted.carve.data))
+	}
+	if len(other.events) == 0 || !holdsChunk(&other.carve) {
+		t.Errorf("stream 3 holds %d events and no chunk, want its newest events and a chunk", len(other.events))
+	}
+}
+
+// holdsChunk reports whether c keeps any chunk's memory.
+func holdsChunk(c *eventChunks) bool { return cap(c.events) > 0 || cap(c.data) > 0 }
