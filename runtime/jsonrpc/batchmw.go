@@ -138,9 +138,7 @@ func (c *Conn) joinBatch(ctx context.Context, out *Outgoing) error {
 		if a.err != nil {
 			return a.err
 		}
-		single := *out
-		single.batch = nil
-		return c.sendOne(ctx, &single)
+		return c.sendPlain(ctx, out.num, out.Method, out.Params, out.Result, out.Notification)
 	}
 	<-a.sent
 	switch {

@@ -48,8 +48,7 @@ type callResult struct {
 // [ErrClosed].
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
 	if len(c.opts.Outgoing) == 0 {
-		out := Outgoing{Method: method, Params: params, Result: result}
-		return c.sendOne(ctx, &out) // a direct call keeps out on the stack
+		return c.sendPlain(ctx, 0, method, params, result, false)
 	}
 	n := c.newID()
 	return c.send(ctx, &Outgoing{Method: method, Params: params, Result: result, ID: c.requestID(n), num: n})
@@ -58,8 +57,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 // Notify sends a notification for method with params (nil sends none).
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	if len(c.opts.Outgoing) == 0 {
-		out := Outgoing{Method: method, Params: params, Notification: true}
-		return c.sendOne(ctx, &out)
+		// No Outgoing is made: a pointer to one would escape through
+		// the middleware's signature, one allocation per message.
+		return c.sendPlain(ctx, 0, method, params, nil, true)
 	}
 	return c.send(ctx, &Outgoing{Method: method, Params: params, Notification: true})
 }
@@ -69,24 +69,28 @@ func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
 	if out.batch != nil {
 		return c.joinBatch(ctx, out)
 	}
-	var id int64
-	if !out.Notification {
-		id = out.num
-		if id == 0 {
-			id = c.newID()
-		}
+	return c.sendPlain(ctx, out.num, out.Method, out.Params, out.Result, out.Notification)
+}
+
+// sendPlain sends a request (number id, or the next one when 0) or a
+// notification that is not part of a batch.
+func (c *Conn) sendPlain(ctx context.Context, id int64, method string, params, result any, notification bool) error {
+	if notification {
+		id = 0
+	} else if id == 0 {
+		id = c.newID()
 	}
-	msg, err := c.encodeRequest(id, out.Method, out.Params)
+	msg, err := c.encodeRequest(id, method, params)
 	if err != nil {
-		return errorf("jsonrpc: encoding params of %q: %w", out.Method, err)
+		return errorf("jsonrpc: encoding params of %q: %w", method, err)
 	}
-	if out.Notification {
+	if notification {
 		if err := c.enqueue(ctx, msg); err != nil {
-			return errorf("jsonrpc: notify %q: %w", out.Method, err)
+			return errorf("jsonrpc: notify %q: %w", method, err)
 		}
 		return nil
 	}
-	return c.call(ctx, id, out.Method, msg, out.Result)
+	return c.call(ctx, id, method, msg, result)
 }
 
 // newID returns the number of this side's next request.

@@ -162,7 +162,9 @@ type ClientStream struct {
 	prev    *inFlight // the last POST sent
 
 	readMu sync.Mutex
-	cur    []byte // the rest of the line being read
+	cur    []byte   // the rest of the line being read
+	line   []byte   // the whole line being read, spare once read
+	spare  lineList // lines read, for take to reuse
 
 	mu          sync.Mutex
 	stopping    bool            // Close began: no goroutine starts any more
@@ -244,9 +246,14 @@ func (s *ClientStream) Read(p []byte) (int, error) {
 				return 0, s.failure()
 			}
 		}
+		s.line = s.cur
 	}
 	n := copy(p, s.cur)
 	s.cur = s.cur[n:]
+	if len(s.cur) == 0 {
+		s.spare.put(s.line)
+		s.line = nil
+	}
 	return n, nil
 }
 

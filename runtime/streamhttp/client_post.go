@@ -323,7 +323,7 @@ func (s *ClientStream) take(raw []byte, pending *pendingIDs) bool {
 	raw = bytes.TrimSpace(raw)
 	if bytes.IndexByte(raw, '\n') < 0 && jsonscan.Valid(raw) {
 		// Already one line: copied as it is, spaces and all.
-		line := make([]byte, len(raw)+1)
+		line := s.spare.get(len(raw) + 1)
 		copy(line, raw)
 		line[len(raw)] = '\n'
 		return s.takeOrDrop(line, pending)

@@ -80,7 +80,8 @@ type stream struct {
 	retry     time.Duration
 	wake      chan struct{} // signalled when the stream changes
 
-	one [1]string // pending's room for a single request
+	one   [1]string // pending's room for a single request
+	carve eventChunks
 }
 
 // event is one message stored for a stream.
@@ -356,7 +357,7 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 // of the session beyond MaxEventBytes, and wakes st's response. s.mu is
 // held.
 func (s *Session) appendEvent(st *stream, msg []byte) {
-	data := append([]byte(nil), msg...)
+	data := st.carve.copy(msg)
 	if bytes.ContainsAny(msg, "\r\n") {
 		// A line end would split the event's data: whitespace between
 		// tokens is the only place it can be in valid JSON.
@@ -371,7 +372,8 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 			}
 		}
 	}
-	e := &event{stream: st, seq: st.next, data: data}
+	e := st.carve.event()
+	*e = event{stream: st, seq: st.next, data: data}
 	st.next++
 	st.events = append(st.events, e)
 	s.store = append(s.store, e)
@@ -389,8 +391,11 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		ost.events[0] = nil
 		ost.events = ost.events[1:]
 		ost.evicted = old.seq
-		if len(ost.events) == 0 && ost.complete() && !ost.attached {
-			delete(s.streams, ost.id)
+		if len(ost.events) == 0 {
+			ost.carve = eventChunks{} // no chunk outlives the stream's events
+			if ost.complete() && !ost.attached {
+				delete(s.streams, ost.id)
+			}
 		}
 	}
 	st.signal()
@@ -405,7 +410,7 @@ func (s *Session) release(st *stream) {
 		e.data, e.released = nil, true
 	}
 	s.released += len(st.events)
-	st.events = nil
+	st.events, st.carve = nil, eventChunks{}
 	if s.released > len(s.store)/2 {
 		s.store = slices.DeleteFunc(s.store, func(e *event) bool { return e.released })
 		s.released = 0
