@@ -164,6 +164,18 @@ func renderLoad(b *strings.Builder, recs []loadRecord, ts *targets) {
 	}
 }
 
+// worstLevel returns the level with the largest value of v: the one
+// furthest from a target that bounds v from above.
+func worstLevel(levels []idleLevel, v func(idleLevel) float64) idleLevel {
+	w := levels[0]
+	for _, lv := range levels[1:] {
+		if v(lv) > v(w) {
+			w = lv
+		}
+	}
+	return w
+}
+
 // renderIdle writes the memory per idle connection; rpcgen's server is
 // held to the targets.
 func renderIdle(b *strings.Builder, recs []loadRecord, ts *targets) {
@@ -195,10 +207,13 @@ func renderIdle(b *strings.Builder, recs []loadRecord, ts *targets) {
 			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", r.Server, lv.Conns, mb(lv.RSS), cells[0], freed, live, cells[1], kb(lv.StackPerConn), cells[2])
 		}
 		if r.Server == "rpcgen" {
-			last := r.Levels[len(r.Levels)-1]
-			rss.detail = fmt.Sprintf("%s at %d connections", kb(last.RSSPerConn), last.Conns)
-			heap.detail = fmt.Sprintf("%s at %d connections", kb(last.HeapPerConn), last.Conns)
-			gor.detail = fmt.Sprintf("%.2f per connection", last.GoroutinesPerConn)
+			// Each verdict names the level furthest from its target.
+			rssAt := worstLevel(r.Levels, func(lv idleLevel) float64 { return lv.RSSPerConn })
+			heapAt := worstLevel(r.Levels, func(lv idleLevel) float64 { return lv.HeapPerConn })
+			gorAt := worstLevel(r.Levels, func(lv idleLevel) float64 { return lv.GoroutinesPerConn })
+			rss.detail = fmt.Sprintf("%s at %d connections", kb(rssAt.RSSPerConn), rssAt.Conns)
+			heap.detail = fmt.Sprintf("%s at %d connections", kb(heapAt.HeapPerConn), heapAt.Conns)
+			gor.detail = fmt.Sprintf("%.2f per connection at %d connections", gorAt.GoroutinesPerConn, gorAt.Conns)
 			ts.add(rss, heap, gor)
 		}
 	}

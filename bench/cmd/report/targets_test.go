@@ -176,3 +176,25 @@ BenchmarkMCP/op=tools-list/transport=stdio/impl=preencoded-2 100  150000 ns/op  
 		}
 	}
 }
+
+// TestIdleVerdictNamesWorstLevel checks that a missed idle target names
+// the level that misses it, not the last level measured.
+func TestIdleVerdictNamesWorstLevel(t *testing.T) {
+	recs := []loadRecord{{Mode: "idle", Server: "rpcgen", Levels: []idleLevel{
+		{Conns: 1000, RSSPerConn: 12000, HeapPerConn: 4000, GoroutinesPerConn: 1},
+		{Conns: 5000, RSSPerConn: 8000, HeapPerConn: 4500, GoroutinesPerConn: 1},
+		{Conns: 10000, RSSPerConn: 7000, HeapPerConn: 3900, GoroutinesPerConn: 1},
+	}}}
+	var b strings.Builder
+	var ts targets
+	renderIdle(&b, recs, &ts)
+	want := map[string]string{
+		"idle RSS per connection ≤ 10 KB (rpcgen)":     "12.0 KB at 1000 connections",
+		"idle Go heap per connection ≤ 10 KB (rpcgen)": "4.5 KB at 5000 connections",
+	}
+	for _, tg := range ts {
+		if w, ok := want[tg.name]; ok && tg.detail != w {
+			t.Errorf("%s: detail %q, want %q", tg.name, tg.detail, w)
+		}
+	}
+}
