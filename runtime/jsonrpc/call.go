@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/timerpool"
 )
 
 // Caller sends requests and notifications to a peer. [*Conn] and
@@ -194,8 +196,8 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	}
 	var expired <-chan time.Time
 	if timeout.After > 0 {
-		t := startTimer(timeout.After)
-		defer releaseTimer(t)
+		t := timerpool.Get(timeout.After)
+		defer timerpool.Put(t)
 		expired = t.C
 	}
 	p, err := c.register(ctx, id, expired)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
+	"github.com/rpcgen/rpcgen/runtime/internal/timerpool"
 )
 
 // closeError is the error of a call that failed because the connection
@@ -53,8 +54,8 @@ func awaitDrained(drained <-chan struct{}, timeout time.Duration) bool {
 		return true
 	default:
 	}
-	t := startTimer(timeout)
-	defer releaseTimer(t)
+	t := timerpool.Get(timeout)
+	defer timerpool.Put(t)
 	select {
 	case <-drained:
 		return true
@@ -119,7 +120,7 @@ func (c *Conn) peerFinished() {
 		if e, ok := c.stream.(interface{ Ended() <-chan struct{} }); ok {
 			ended = e.Ended()
 		}
-		t := startTimer(wait)
+		t := timerpool.Get(wait)
 		select {
 		case <-finished:
 		case <-c.done: // a write failed, or Close: nothing more can be answered
@@ -127,7 +128,7 @@ func (c *Conn) peerFinished() {
 		case <-t.C:
 			c.log.Warn("jsonrpc: handlers still running when FinishTimeout ran out after the peer finished sending; cancelling them", "timeout", wait)
 		}
-		releaseTimer(t)
+		timerpool.Put(t)
 	}
 	c.shutdown(ErrPeerClosed)
 }

@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"sync"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/timerpool"
 )
 
 // outQueue holds the messages waiting to be written, and knows whether a
@@ -168,8 +170,8 @@ func (o *outQueue) finishLater(wake *chan struct{}, done <-chan struct{}) bool {
 // lingerFor waits up to d, on a reused timer (see startTimer), for a
 // token on wake or for done, and reports whether the token came.
 func lingerFor(d time.Duration, wake, done <-chan struct{}) bool {
-	t := startTimer(d)
-	defer releaseTimer(t)
+	t := timerpool.Get(d)
+	defer timerpool.Put(t)
 	select {
 	case <-wake:
 		return true

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
+	"github.com/rpcgen/rpcgen/runtime/internal/timerpool"
 )
 
 // writeBuffers holds the buffers that gather the messages queued at one
@@ -125,13 +126,13 @@ func (c *Conn) writeAll() (stop bool) {
 // take in what is still to be read before the connection ends.
 func (c *Conn) writeFailed(err error) {
 	input := c.inputEnded()
-	t := startTimer(c.opts.DrainTimeout)
+	t := timerpool.Get(c.opts.DrainTimeout)
 	select {
 	case <-input:
 	case <-c.done:
 	case <-t.C:
 	}
-	releaseTimer(t)
+	timerpool.Put(t)
 	c.shutdown(fmt.Errorf("jsonrpc: writing: %w", err))
 }
 

@@ -3,8 +3,9 @@ package streamhttp
 import (
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/timerpool"
 )
 
 // How a POST's response is written once it has chosen its kind, and the
@@ -41,31 +42,15 @@ func writeJSONAnswer(w http.ResponseWriter, msg []byte) {
 	_, _ = w.Write(msg)
 }
 
-// waitTimers keeps stopped timers for the next wait of either side.
-var waitTimers sync.Pool
-
 // resetTimer returns t, or a pooled or new timer, set to fire after d.
 // t must be stopped or have fired and been received from.
 func resetTimer(t *time.Timer, d time.Duration) *time.Timer {
 	if t == nil {
-		t, _ = waitTimers.Get().(*time.Timer)
-	}
-	if t == nil {
-		return time.NewTimer(d)
+		return timerpool.Get(d)
 	}
 	t.Reset(d)
 	return t
 }
 
-// putTimer stops t and keeps it for another wait. A value it sent and
-// nobody received is dropped (a timer channel keeps one only with
-// GODEBUG asynctimerchan=1), so that the next wait does not see it.
-func putTimer(t *time.Timer) {
-	if !t.Stop() {
-		select {
-		case <-t.C:
-		default:
-		}
-	}
-	waitTimers.Put(t)
-}
+// putTimer stops t and keeps it for another wait.
+func putTimer(t *time.Timer) { timerpool.Put(t) }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package timerpool
+
+const raceEnabled = false
