@@ -295,6 +295,22 @@ func idleProfiles(ctx context.Context, srv *server, n int, res *idleResult) erro
 	if res.profile, err = srv.profile("heap"); err != nil {
 		return err
 	}
-	res.goroutines, err = srv.profile("goroutine")
-	return err
+	// A connection that has just answered hello may be handing its
+	// reader's wait to a new goroutine (rpcgen's idle hand-off): the
+	// profile is taken again until n goroutines wait in one place, or
+	// for up to profileSettle, and then kept as it is.
+	deadline := time.Now().Add(profileSettle)
+	for {
+		if res.goroutines, err = srv.profile("goroutine"); err != nil {
+			return err
+		}
+		g := summariseGoroutines(res.goroutines)
+		if len(g) > 0 && g[0].count >= n || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil
+		}
+	}
 }
+
+// profileSettle bounds how long idleProfiles waits for the connections'
+// goroutines to be parked.
+const profileSettle = 5 * time.Second
