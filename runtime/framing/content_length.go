@@ -236,7 +236,7 @@ func (r *clReader) discard(length int64) error {
 // bodyGrowth times what has arrived (the outgrown buffers are pooled), so
 // a peer that announces a large body and sends little costs little.
 func (r *clReader) readBody(n int) ([]byte, error) {
-	buf := r.free.get(n)
+	buf := r.free.Get(n)
 	if buf == nil && n > maxFreeFrame {
 		buf = bigbuf.Get(n)
 	}

@@ -211,7 +211,7 @@ func (r *ndReader) gather(acc, frag []byte) []byte {
 // frame returns a frame of n bytes for a message: handed back, pooled or
 // new.
 func (r *ndReader) frame(n int) []byte {
-	if b := r.free.get(n); b != nil {
+	if b := r.free.Get(n); b != nil {
 		return b
 	}
 	if n > maxFreeFrame {

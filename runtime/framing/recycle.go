@@ -1,9 +1,8 @@
 package framing
 
 import (
-	"sync/atomic"
-
 	"github.com/rpcgen/rpcgen/runtime/internal/bigbuf"
+	"github.com/rpcgen/rpcgen/runtime/internal/freelist"
 )
 
 // Recycler is implemented by the package's Readers: a frame handed back
@@ -25,28 +24,9 @@ const (
 	maxFreeFrame = 64 << 10
 )
 
-// freeList holds frames handed back to a reader. Its channel moves slice
-// headers without allocating, and lets Recycle run beside Read; it is
-// made by the first Recycle, since many readers (a server's) never get a
-// frame back. The zero freeList is empty.
-type freeList struct{ frames atomic.Pointer[chan []byte] }
-
-// get returns a handed-back frame resized to n bytes, or nil when none is
-// big enough. A frame too small for n is dropped.
-func (f *freeList) get(n int) []byte {
-	frames := f.frames.Load()
-	if frames == nil {
-		return nil
-	}
-	select {
-	case b := <-*frames:
-		if cap(b) >= n {
-			return b[:n]
-		}
-	default:
-	}
-	return nil
-}
+// freeList holds frames handed back to a reader: a frame over
+// maxFreeFrame goes to the pool shared by all readers instead.
+type freeList struct{ freelist.List }
 
 // put keeps frame for a later get, unless the list is full; a big frame
 // goes to the shared pool instead.
@@ -55,17 +35,5 @@ func (f *freeList) put(frame []byte) {
 		bigbuf.Put(frame)
 		return
 	}
-	if cap(frame) == 0 {
-		return
-	}
-	frames := f.frames.Load()
-	if frames == nil {
-		ch := make(chan []byte, freeFrames)
-		f.frames.CompareAndSwap(nil, &ch)
-		frames = f.frames.Load()
-	}
-	select {
-	case *frames <- frame:
-	default:
-	}
+	f.Put(frame, freeFrames)
 }
