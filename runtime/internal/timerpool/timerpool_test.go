@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// TestReused checks that a timer put back is reused, and that a reused
+// TestReuseAllocations checks that a timer put back is reused, and that a reused
 // timer fires after its new duration only, whether it was stopped early
 // or had fired before.
-func TestReused(t *testing.T) {
+func TestReuseAllocations(t *testing.T) {
 	if !Reusable() {
 		t.Fatal("timer channels are not synchronous: the module's go line is 1.23 or later, so they should be")
 	}
