@@ -141,7 +141,7 @@ func clientCases(dir string) []clientCase {
 			want: "(task) echo: hi [model echo]"},
 		{name: "sampling task cancelled", args: []string{"-sampling-delay", "1m", "-call", "sample", "-args", `{"prompt":"hi","asTask":true,"cancelTask":true}`},
 			want: "sampling task cancelled"},
-		{name: "sampling task done before cancel", args: []string{"-call", "sample", "-args", `{"prompt":"hi","asTask":true,"cancelTask":true}`},
+		{name: "sampling task done before cancel", args: []string{"-call", "sample", "-args", `{"prompt":"hi","asTask":true,"cancelTask":true,"awaitDone":true}`},
 			want: "is already completed", error: true},
 		{name: "sampling rejected", args: []string{"-sampling", "reject", "-call", "sample", "-args", `{"prompt":"hi"}`},
 			want: "the user rejected the sampling request", error: true},

@@ -64,6 +64,7 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 		MaxTokens  int64  `json:"maxTokens"`
 		AsTask     bool   `json:"asTask"`
 		CancelTask bool   `json:"cancelTask"`
+		AwaitDone  bool   `json:"awaitDone"`
 	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
@@ -98,7 +99,15 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 	res := resp.CreateMessageResult
 	if resp.CreateTaskResult != nil {
 		if a.CancelTask {
-			t, err := c.CancelTask(ctx, &mcp.TaskIDParams{TaskID: resp.CreateTaskResult.Task.TaskID})
+			task := resp.CreateTaskResult.Task
+			if a.AwaitDone {
+				// Cancelling a finished task is refused: wait for it to
+				// finish, to show that.
+				if task, err = s.pollTask(ctx, c, task); err != nil {
+					return nil, err
+				}
+			}
+			t, err := c.CancelTask(ctx, &mcp.TaskIDParams{TaskID: task.TaskID})
 			if err != nil {
 				return toolError("could not cancel the sampling task: %s", jsonrpc.Truncate(err.Error())), nil
 			}
@@ -140,24 +149,11 @@ func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*
 			return nil, fmt.Errorf("the client does not list its sampling task %s", t.TaskID)
 		}
 	}
-	// Poll while the task works; once it is final or input_required,
-	// tasks/result waits for the outcome (and carries the client's
-	// requests, if it has any).
-	for t.Status == mcp.TaskStatusWorking {
-		wait := 20 * time.Millisecond
-		if t.PollInterval != nil && *t.PollInterval > 0 {
-			wait = min(time.Duration(*t.PollInterval)*time.Millisecond, time.Second)
-		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		got, err := c.GetTask(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
-		if err != nil {
-			return nil, fmt.Errorf("polling sampling task %s: %w", t.TaskID, err)
-		}
-		t.Status, t.PollInterval = got.Status, got.PollInterval
+	// Once the task is final or input_required, tasks/result waits for
+	// the outcome (and carries the client's requests, if it has any).
+	t, err := s.pollTask(ctx, c, t)
+	if err != nil {
+		return nil, err
 	}
 	payload, err := c.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
 	if err != nil {
@@ -257,4 +253,26 @@ func (s *server) account(context.Context, mcp.Client, *mcp.ProgressToken, json.R
 		})
 	}
 	return text("account: example-user"), nil
+}
+
+// pollTask polls the client's task t while it works and returns it as it
+// is once it no longer does.
+func (s *server) pollTask(ctx context.Context, c mcp.Client, t mcp.Task) (mcp.Task, error) {
+	for t.Status == mcp.TaskStatusWorking {
+		wait := 20 * time.Millisecond
+		if t.PollInterval != nil && *t.PollInterval > 0 {
+			wait = min(time.Duration(*t.PollInterval)*time.Millisecond, time.Second)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return t, ctx.Err()
+		}
+		got, err := c.GetTask(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
+		if err != nil {
+			return t, fmt.Errorf("polling task %s: %w", t.TaskID, err)
+		}
+		t.Status, t.PollInterval = got.Status, got.PollInterval
+	}
+	return t, nil
 }

@@ -69,9 +69,9 @@ func (s *server) tools() []tool {
 		{def: mcp.Tool{Name: "roots", Description: "Lists the client's roots (roots/list)." + asTaskNote, Annotations: readOnly,
 			Execution: &mcp.ToolExecution{TaskSupport: optional}, InputSchema: schema(nil, nil)}, run: s.roots},
 		{def: mcp.Tool{Name: "sample", Description: "Asks the client's model to answer a prompt (sampling/createMessage), " +
-			"optionally run by the client as a task (asTask)." + asTaskNote, Execution: &mcp.ToolExecution{TaskSupport: optional},
+			"optionally run by the client as a task (asTask), which is then cancelled (cancelTask) at once or, with awaitDone, once it has finished." + asTaskNote, Execution: &mcp.ToolExecution{TaskSupport: optional},
 			InputSchema: schema([]string{"prompt"}, map[string]mcp.PropertySchema{"prompt": prop("string"), "maxTokens": prop("integer"),
-				"asTask": prop("boolean"), "cancelTask": prop("boolean")})}, run: s.sample},
+				"asTask": prop("boolean"), "cancelTask": prop("boolean"), "awaitDone": prop("boolean")})}, run: s.sample},
 		{def: mcp.Tool{Name: "ask", Description: "Asks the user a question through the client (elicitation/create, form mode)." + asTaskNote,
 			Execution:   &mcp.ToolExecution{TaskSupport: optional},
 			InputSchema: schema([]string{"question"}, map[string]mcp.PropertySchema{"question": prop("string")})}, run: s.ask},
